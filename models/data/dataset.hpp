@@ -1,0 +1,33 @@
+// A labelled dataset held in memory once and shared read-only by every agent; agents hold only
+// index lists (shards) into it.
+#pragma once
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dlsim::models {
+
+/// Samples are columns: features is (channels*height*width, count), float, already normalised.
+struct Dataset {
+  std::string name;
+  Eigen::MatrixXf features;
+  std::vector<uint8_t> labels;  // one per column, < num_classes
+  uint32_t channels = 1;
+  uint32_t height = 1;
+  uint32_t width = 1;
+  uint32_t num_classes = 10;
+
+  size_t size() const { return labels.size(); }
+  size_t sample_dim() const { return static_cast<size_t>(channels) * height * width; }
+};
+
+/// The train and test parts of one dataset.
+struct DatasetSplit {
+  Dataset train;
+  Dataset test;
+};
+
+}  // namespace dlsim::models
