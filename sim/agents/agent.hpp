@@ -1,0 +1,34 @@
+// One simulated agent's own state: parameters, this iteration's gradient, its learner and its
+// random streams. Algorithm-specific state (held copies, peers) lives in the algorithm.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "sim/agents/learner.hpp"
+#include "sim/core/ids.hpp"
+#include "sim/core/random.hpp"
+
+namespace dlsim {
+
+struct Agent {
+  Agent(AgentId agent_id, uint64_t seed, std::unique_ptr<Learner> agent_learner, ParamVector x0)
+      : id(agent_id),
+        x(std::move(x0)),
+        g(ParamVector::Zero(x.size())),
+        learner(std::move(agent_learner)),
+        trigger_rng(seed, "trigger", agent_id.value),
+        peer_rng(seed, "peer", agent_id.value) {}
+
+  AgentId id;
+  ParamVector x;            // current parameters
+  ParamVector g;            // stochastic gradient at x for this iteration
+  float loss = 0.0f;        // mini-batch loss of this iteration
+  int64_t iteration = 0;    // k, counted from 0
+  std::unique_ptr<Learner> learner;
+  RandomStream trigger_rng;  // draws of the trigger (probability triggers)
+  RandomStream peer_rng;     // choice of gossip peers
+  uint64_t events = 0;       // iterations at which the agent's trigger fired
+};
+
+}  // namespace dlsim

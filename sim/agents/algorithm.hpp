@@ -1,0 +1,39 @@
+// The contract between the drivers (sync rounds, async clocks) and a decentralized algorithm.
+// One iteration of agent a runs as:
+//   prepare(a)      local work, after a.g was computed: trigger decision, snapshot, drift norm.
+//                   Touches only a's state: the driver runs it for many agents in parallel.
+//   communicate(a)  at a's step event, in event order: send what prepare decided.
+//   receive(a, m)   when a message reaches a; may answer (pull requests).
+//   update(a)       apply iteration k's update; touches only a's state and immutable snapshots,
+//                   so it too runs in parallel. The driver then advances a.iteration.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "sim/agents/agent.hpp"
+#include "sim/agents/message.hpp"
+
+namespace dlsim {
+
+class Algorithm {
+ public:
+  virtual ~Algorithm() = default;
+  virtual std::string_view name() const = 0;
+  /// Called once, after every agent's x holds its initial parameters.
+  virtual void start(std::span<Agent> agents) = 0;
+  virtual void prepare(Agent& a) = 0;
+  virtual void communicate(Agent& a, Outbox& out) = 0;
+  virtual void receive(Agent& a, const Message& m, Outbox& out) = 0;
+  virtual void update(Agent& a) = 0;
+};
+
+/// a / (eps*k + 1)^d: the decaying step-size and threshold form of ALGORITHMS.md.
+struct DecaySchedule {
+  double a = 0.1;
+  double d = 1.0;
+  double eps = 1e-5;
+  double at(int64_t k) const;
+};
+
+}  // namespace dlsim

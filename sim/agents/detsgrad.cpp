@@ -1,0 +1,84 @@
+#include "sim/agents/detsgrad.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "sim/core/error.hpp"
+
+namespace dlsim {
+
+Detsgrad::Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, const topo::Graph& graph)
+    : spec_(spec), trigger_(trigger), graph_(graph) {}
+
+void Detsgrad::start(std::span<Agent> agents) {
+  DLSIM_CHECK(agents.size() == graph_.node_count(), "{} agents on a graph of {} nodes",
+              agents.size(), graph_.node_count());
+  state_.assign(agents.size(), PerAgent{});
+  for (const Agent& a : agents) {
+    PerAgent& s = state_[a.id.value];
+    s.held.assign(graph_.degree(a.id.value), nullptr);
+    s.consensus = ParamVector::Zero(a.x.size());
+  }
+}
+
+double Detsgrad::drift_norm(const Agent& a) const {
+  const PerAgent& s = state_[a.id.value];
+  if (!s.broadcast) return std::numeric_limits<double>::infinity();
+  const auto diff = a.x - *s.broadcast;
+  switch (trigger_.spec().norm) {
+    case DriftNorm::kL1: return diff.lpNorm<1>();
+    case DriftNorm::kLinf: return diff.lpNorm<Eigen::Infinity>();
+    case DriftNorm::kL2: break;
+  }
+  return diff.norm();
+}
+
+void Detsgrad::prepare(Agent& a) {
+  PerAgent& s = state_[a.id.value];
+  const int64_t k = a.iteration;
+  s.drift = trigger_.needs_drift() ? drift_norm(a) : 0.0;
+  const bool fire = trigger_.decide({k, s.drift, spec_.alpha.at(k)}, a.trigger_rng);
+  // The copy is made here, in the parallel phase; sending it later only shares the pointer.
+  s.pending = fire ? std::make_shared<const ParamVector>(a.x) : nullptr;
+}
+
+void Detsgrad::communicate(Agent& a, Outbox& out) {
+  PerAgent& s = state_[a.id.value];
+  if (!s.pending) return;
+  ++a.events;
+  s.broadcast = std::move(s.pending);
+  for (uint32_t j : graph_.neighbors(a.id.value))
+    out.send(Message{MessageKind::kParams, a.id, AgentId{j}, s.broadcast, 0.0, 0,
+                     payload_bytes(*s.broadcast)});
+}
+
+void Detsgrad::receive(Agent& a, const Message& m, Outbox&) {
+  DLSIM_CHECK(m.kind == MessageKind::kParams && m.params, "DETSGRAD got a message of kind {}",
+              static_cast<int>(m.kind));
+  const auto neighbours = graph_.neighbors(a.id.value);
+  const auto it = std::lower_bound(neighbours.begin(), neighbours.end(), m.from.value);
+  DLSIM_CHECK(it != neighbours.end() && *it == m.from.value, "message from non-neighbour {}",
+              m.from.value);
+  state_[a.id.value].held[static_cast<size_t>(it - neighbours.begin())] = m.params;
+}
+
+void Detsgrad::update(Agent& a) {
+  PerAgent& s = state_[a.id.value];
+  const int64_t k = a.iteration;
+  // Before i's first broadcast, x^_i is its own state (nothing differs from what it would send).
+  const ParamVector& base =
+      spec_.consensus == ConsensusBase::kState || !s.broadcast ? a.x : *s.broadcast;
+  s.consensus.setZero();
+  int held = 0;
+  for (const Snapshot& copy : s.held) {  // neighbour order: float sums are order-sensitive
+    if (!copy) continue;
+    s.consensus -= *copy;
+    ++held;
+  }
+  s.consensus += static_cast<float>(held) * base;
+  const float beta = static_cast<float>(spec_.beta.at(k));
+  const float alpha_s = static_cast<float>(spec_.alpha.at(k) * spec_.gradient_scale);
+  a.x.noalias() -= beta * s.consensus + alpha_s * a.g;
+}
+
+}  // namespace dlsim

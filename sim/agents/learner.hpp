@@ -1,0 +1,29 @@
+// What an algorithm needs of an agent's local training: a stochastic gradient oracle and an
+// optimizer step, both on one flat parameter vector. The world implements it with a model, a data
+// shard and an optimizer (sim/scenario); tests implement it with a fixed quadratic.
+#pragma once
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <memory>
+
+namespace dlsim {
+
+/// All of an agent's weights and biases in one contiguous buffer.
+using ParamVector = Eigen::VectorXf;
+/// An immutable copy of a parameter vector, shared by every receiver of one broadcast.
+using Snapshot = std::shared_ptr<const ParamVector>;
+
+class Learner {
+ public:
+  virtual ~Learner() = default;
+  /// g <- a stochastic gradient of the local loss at x (the next mini-batch); returns the mean
+  /// loss of that batch. g has x's size. Allocates nothing once warmed up.
+  virtual float gradient(const ParamVector& x, ParamVector& g) = 0;
+  /// x <- x - step, where step is the optimizer's (learning rate at k, momentum, weight decay)
+  /// for gradient g. Updates the optimizer's own state.
+  virtual void apply_step(ParamVector& x, const ParamVector& g, int64_t k) = 0;
+};
+
+}  // namespace dlsim

@@ -1,0 +1,43 @@
+// What agents send each other. The network moves only a byte count and a tag; the payload stays
+// here, and parameters travel as a shared immutable snapshot (memory per sender, not per edge).
+#pragma once
+
+#include <cstdint>
+
+#include "sim/agents/learner.hpp"
+#include "sim/core/ids.hpp"
+
+namespace dlsim {
+
+enum class MessageKind : uint8_t {
+  kParams,        ///< a model (DETSGRAD broadcast, D-PSGD, gossip push, elastic exchange)
+  kPullRequest,   ///< gossip pull / elastic gossip: "send me your parameters"
+  kPullReply,     ///< the answer to a pull request
+  kReduceChunk,   ///< one stage of a ring all-reduce: a 1/n share of a vector
+};
+
+struct Message {
+  MessageKind kind = MessageKind::kParams;
+  AgentId from;
+  AgentId to;
+  Snapshot params;        // null for requests
+  double weight = 0.0;    // push-sum weight (gossip push); 0 otherwise
+  uint32_t stage = 0;     // all-reduce stage
+  uint64_t size_bytes = 0;
+};
+
+/// Where algorithms put their messages. The world routes them through the network model; unit
+/// tests may deliver directly.
+class Outbox {
+ public:
+  virtual ~Outbox() = default;
+  /// Sends m (m.from, m.to, m.size_bytes set by the caller).
+  virtual void send(Message m) = 0;
+};
+
+/// Bytes of a message carrying `params`: 4 bytes per float. Header bytes are the network's.
+inline uint64_t payload_bytes(const ParamVector& params) {
+  return static_cast<uint64_t>(params.size()) * sizeof(float);
+}
+
+}  // namespace dlsim

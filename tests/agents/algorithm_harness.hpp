@@ -1,0 +1,75 @@
+// Test harness for algorithm arithmetic: a quadratic learner with exact gradients and a lockstep
+// round (gradient, prepare, communicate, deliver in send order, update) with no network, so
+// expected values can be derived by hand. The real drivers are tested with the network model.
+#pragma once
+
+#include <deque>
+#include <vector>
+
+#include "sim/agents/algorithm.hpp"
+
+namespace dlsim::testing {
+
+/// f(x) = 0.5 * ||x - c||^2: gradient x - c, exactly; optimizer step lr * g.
+class QuadraticLearner final : public Learner {
+ public:
+  QuadraticLearner(ParamVector c, float lr) : c_(std::move(c)), lr_(lr) {}
+  float gradient(const ParamVector& x, ParamVector& g) override {
+    g = x - c_;
+    return 0.5f * g.squaredNorm();
+  }
+  void apply_step(ParamVector& x, const ParamVector& g, int64_t) override { x -= lr_ * g; }
+
+ private:
+  ParamVector c_;
+  float lr_;
+};
+
+class QueueOutbox final : public Outbox {
+ public:
+  void send(Message m) override {
+    ++sent;
+    queue.push_back(std::move(m));
+  }
+  std::deque<Message> queue;
+  int sent = 0;
+};
+
+inline ParamVector vec(std::initializer_list<float> values) {
+  ParamVector v(static_cast<Eigen::Index>(values.size()));
+  Eigen::Index i = 0;
+  for (float x : values) v[i++] = x;
+  return v;
+}
+
+/// Agents with quadratic learners; x0[i] initial parameters, c[i] targets.
+inline std::vector<Agent> make_agents(const std::vector<ParamVector>& x0,
+                                      const std::vector<ParamVector>& c, float lr = 0.1f) {
+  std::vector<Agent> agents;
+  for (size_t i = 0; i < x0.size(); ++i)
+    agents.emplace_back(AgentId{static_cast<uint32_t>(i)}, 1,
+                        std::make_unique<QuadraticLearner>(c[i], lr), x0[i]);
+  return agents;
+}
+
+/// One synchronous round of every agent, in agent order; returns the messages sent.
+inline int run_round(Algorithm& alg, std::vector<Agent>& agents) {
+  QueueOutbox out;
+  for (Agent& a : agents) {
+    a.loss = a.learner->gradient(a.x, a.g);
+    alg.prepare(a);
+  }
+  for (Agent& a : agents) alg.communicate(a, out);
+  while (!out.queue.empty()) {
+    const Message m = out.queue.front();
+    out.queue.pop_front();
+    alg.receive(agents[m.to.value], m, out);
+  }
+  for (Agent& a : agents) {
+    alg.update(a);
+    ++a.iteration;
+  }
+  return out.sent;
+}
+
+}  // namespace dlsim::testing
