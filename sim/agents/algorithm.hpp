@@ -6,6 +6,9 @@
 //   receive(a, m)   when a message reaches a; may answer (pull requests).
 //   update(a)       apply iteration k's update; touches only a's state and immutable snapshots,
 //                   so it too runs in parallel. The driver then advances a.iteration.
+// Collective algorithms (all-reduce) also get every agent at once, serially, between the phases:
+//   before_updates(agents) after every message of the round arrived;
+//   after_updates(agents)  once every agent applied its update.
 #pragma once
 
 #include <span>
@@ -26,6 +29,8 @@ class Algorithm {
   virtual void communicate(Agent& a, Outbox& out) = 0;
   virtual void receive(Agent& a, const Message& m, Outbox& out) = 0;
   virtual void update(Agent& a) = 0;
+  virtual void before_updates(std::span<Agent>) {}
+  virtual void after_updates(std::span<Agent>) {}
 };
 
 /// a / (eps*k + 1)^d: the decaying step-size and threshold form of ALGORITHMS.md.

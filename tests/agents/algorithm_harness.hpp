@@ -1,5 +1,6 @@
 // Test harness for algorithm arithmetic: a quadratic learner with exact gradients and a lockstep
-// round (gradient, prepare, communicate, deliver in send order, update) with no network, so
+// round (gradient, prepare, communicate, deliver in send order, update, with the collective
+// hooks) with no network, so
 // expected values can be derived by hand. The real drivers are tested with the network model.
 #pragma once
 
@@ -65,10 +66,10 @@ inline int run_round(Algorithm& alg, std::vector<Agent>& agents) {
     out.queue.pop_front();
     alg.receive(agents[m.to.value], m, out);
   }
-  for (Agent& a : agents) {
-    alg.update(a);
-    ++a.iteration;
-  }
+  alg.before_updates(agents);
+  for (Agent& a : agents) alg.update(a);
+  alg.after_updates(agents);
+  for (Agent& a : agents) ++a.iteration;
   return out.sent;
 }
 

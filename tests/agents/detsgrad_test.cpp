@@ -3,18 +3,13 @@
 #include <limits>
 
 #include "algorithm_harness.hpp"
+#include "graphs.hpp"
 #include "sim/agents/detsgrad.hpp"
 
 using namespace dlsim;
 using namespace dlsim::testing;
 
 namespace {
-
-topo::Graph line(uint32_t n) {
-  std::vector<topo::Edge> edges;
-  for (uint32_t i = 0; i + 1 < n; ++i) edges.push_back({i, i + 1, SimTime{}, 1});
-  return topo::Graph(n, edges);
-}
 
 // Constant steps (d = 0) so the arithmetic stays by hand: alpha = 0.1, beta = 0.2.
 DetsgradSpec constant_steps() {
@@ -35,7 +30,7 @@ TriggerSpec constant_threshold(double v0) {
 }  // namespace
 
 TEST_CASE("DETSGRAD on two agents matches hand arithmetic over two iterations") {
-  const topo::Graph g = line(2);
+  const topo::Graph g = line_graph(2);
   Detsgrad alg(constant_steps(), constant_threshold(0.5), g);
   auto agents = make_agents({vec({1}), vec({3})}, {vec({0}), vec({0})});
   alg.start(agents);
@@ -57,7 +52,7 @@ TEST_CASE("DETSGRAD on two agents matches hand arithmetic over two iterations") 
 }
 
 TEST_CASE("DETSGRAD consensus on the state uses x_i instead of the broadcast copy") {
-  const topo::Graph g = line(2);
+  const topo::Graph g = line_graph(2);
   DetsgradSpec spec = constant_steps();
   spec.consensus = ConsensusBase::kState;
   Detsgrad alg(spec, constant_threshold(0.5), g);
@@ -71,7 +66,7 @@ TEST_CASE("DETSGRAD consensus on the state uses x_i instead of the broadcast cop
 }
 
 TEST_CASE("DETSGRAD with v0 = 0 communicates every iteration, v0 = infinity never") {
-  const topo::Graph g = line(3);  // degrees 1, 2, 1: 4 messages per full round
+  const topo::Graph g = line_graph(3);  // degrees 1, 2, 1: 4 messages per full round
   for (double v0 : {0.0, std::numeric_limits<double>::infinity()}) {
     Detsgrad alg(constant_steps(), constant_threshold(v0), g);
     auto agents = make_agents({vec({1, 2}), vec({3, 4}), vec({5, 6})},
@@ -88,7 +83,7 @@ TEST_CASE("DETSGRAD with v0 = 0 communicates every iteration, v0 = infinity neve
 }
 
 TEST_CASE("DETSGRAD scales the gradient by s") {
-  const topo::Graph g = line(2);
+  const topo::Graph g = line_graph(2);
   DetsgradSpec spec = constant_steps();
   spec.gradient_scale = 2.0;
   Detsgrad alg(spec, constant_threshold(std::numeric_limits<double>::infinity()), g);

@@ -1,0 +1,75 @@
+#include "sim/agents/elastic_gossip.hpp"
+
+#include <algorithm>
+
+#include "sim/agents/peer_choice.hpp"
+
+namespace dlsim {
+
+ElasticGossip::ElasticGossip(double alpha, const TriggerSpec& trigger, const topo::Graph& graph)
+    : alpha_(alpha), trigger_(trigger), graph_(graph) {}
+
+void ElasticGossip::start(std::span<Agent> agents) {
+  state_.assign(agents.size(), PerAgent{});
+  for (const Agent& a : agents) {
+    PerAgent& s = state_[a.id.value];
+    s.partners.reserve(graph_.degree(a.id.value));
+    s.pull = ParamVector::Zero(a.x.size());
+  }
+}
+
+Snapshot ElasticGossip::current_snapshot(const Agent& a) {
+  PerAgent& s = state_[a.id.value];
+  if (!s.current) s.current = std::make_shared<const ParamVector>(a.x);
+  return s.current;
+}
+
+void ElasticGossip::prepare(Agent& a) {
+  PerAgent& s = state_[a.id.value];
+  // An agent without neighbours (a single agent) has nobody to gossip with.
+  s.fire = trigger_.decide({a.iteration, 0.0, 0.0}, a.trigger_rng) &&
+           graph_.degree(a.id.value) > 0;
+  if (!s.fire) return;
+  s.peer = choose_peer(graph_, a);
+  current_snapshot(a);  // the copy is made in the parallel phase
+}
+
+void ElasticGossip::communicate(Agent& a, Outbox& out) {
+  PerAgent& s = state_[a.id.value];
+  if (!s.fire) return;
+  ++a.events;
+  const Snapshot x = current_snapshot(a);
+  out.send(Message{MessageKind::kParams, a.id, s.peer, x, 0.0, 0, payload_bytes(*x)});
+}
+
+void ElasticGossip::add_partner(PerAgent& s, const Message& m) {
+  // P_i is a set: when i and j pick each other, j counts once.
+  for (const Message& p : s.partners)
+    if (p.from == m.from) return;
+  s.partners.push_back(m);
+}
+
+void ElasticGossip::receive(Agent& a, const Message& m, Outbox& out) {
+  PerAgent& s = state_[a.id.value];
+  add_partner(s, m);
+  if (m.kind == MessageKind::kParams) {  // an exchange i started: answer with x_j
+    const Snapshot x = current_snapshot(a);
+    out.send(Message{MessageKind::kPullReply, a.id, m.from, x, 0.0, 0, payload_bytes(*x)});
+  }
+}
+
+void ElasticGossip::update(Agent& a) {
+  PerAgent& s = state_[a.id.value];
+  if (!s.partners.empty()) {
+    std::sort(s.partners.begin(), s.partners.end(),
+              [](const Message& l, const Message& r) { return l.from < r.from; });
+    s.pull = static_cast<float>(s.partners.size()) * a.x;  // x_i before the step
+    for (const Message& m : s.partners) s.pull -= *m.params;
+  }
+  a.learner->apply_step(a.x, a.g, a.iteration);
+  if (!s.partners.empty()) a.x -= static_cast<float>(alpha_) * s.pull;
+  s.partners.clear();
+  s.current = nullptr;
+}
+
+}  // namespace dlsim

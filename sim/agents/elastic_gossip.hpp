@@ -1,0 +1,45 @@
+// Elastic Gossip (Pramod 2018; ALGORITHMS.md, "Elastic Gossip"). When its trigger fires, agent i
+// picks a random neighbour j; both send each other their parameters (two full-size messages) and
+// both move: x_i <- x_i - step_i - alpha * sum_{j in P_i} (x_i - x_j), where P_i is i's own peer
+// plus every agent that picked i, the x are values before this iteration's optimizer step, and
+// the optimizer's momentum is not touched by the pull. alpha = 0.5 lands a pair on its midpoint.
+#pragma once
+
+#include <vector>
+
+#include "sim/agents/algorithm.hpp"
+#include "sim/agents/trigger.hpp"
+#include "topologies/graph.hpp"
+
+namespace dlsim {
+
+class ElasticGossip final : public Algorithm {
+ public:
+  ElasticGossip(double alpha, const TriggerSpec& trigger, const topo::Graph& graph);
+
+  std::string_view name() const override { return "elastic_gossip"; }
+  void start(std::span<Agent> agents) override;
+  void prepare(Agent& a) override;
+  void communicate(Agent& a, Outbox& out) override;
+  void receive(Agent& a, const Message& m, Outbox& out) override;
+  void update(Agent& a) override;
+
+ private:
+  struct PerAgent {
+    bool fire = false;
+    AgentId peer;
+    Snapshot current;                // x_i before this iteration's step (made on first need)
+    std::vector<Message> partners;   // one message per member of P_i
+    ParamVector pull;                // workspace: sum_{j in P_i} (x_i - x_j)
+  };
+
+  Snapshot current_snapshot(const Agent& a);
+  void add_partner(PerAgent& s, const Message& m);
+
+  double alpha_;
+  Trigger trigger_;
+  const topo::Graph& graph_;
+  std::vector<PerAgent> state_;
+};
+
+}  // namespace dlsim

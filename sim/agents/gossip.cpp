@@ -1,0 +1,77 @@
+#include "sim/agents/gossip.hpp"
+
+#include <algorithm>
+
+#include "sim/agents/peer_choice.hpp"
+
+namespace dlsim {
+
+GossipSgd::GossipSgd(GossipMode mode, const TriggerSpec& trigger, const topo::Graph& graph)
+    : mode_(mode), trigger_(trigger), graph_(graph) {}
+
+void GossipSgd::start(std::span<Agent> agents) {
+  state_.assign(agents.size(), PerAgent{});
+  for (PerAgent& s : state_) s.inbox.reserve(graph_.node_count() > 64 ? 64 : graph_.node_count());
+}
+
+Snapshot GossipSgd::current_snapshot(const Agent& a) {
+  PerAgent& s = state_[a.id.value];
+  if (!s.current) s.current = std::make_shared<const ParamVector>(a.x);
+  return s.current;
+}
+
+void GossipSgd::prepare(Agent& a) {
+  PerAgent& s = state_[a.id.value];
+  // An agent without neighbours (a single agent) has nobody to gossip with.
+  s.fire = trigger_.decide({a.iteration, 0.0, 0.0}, a.trigger_rng) &&
+           graph_.degree(a.id.value) > 0;
+  if (!s.fire) return;
+  s.peer = choose_peer(graph_, a);
+  if (mode_ == GossipMode::kPush) current_snapshot(a);  // the copy is made in the parallel phase
+}
+
+void GossipSgd::communicate(Agent& a, Outbox& out) {
+  PerAgent& s = state_[a.id.value];
+  if (!s.fire) return;
+  ++a.events;
+  if (mode_ == GossipMode::kPull) {
+    out.send(Message{MessageKind::kPullRequest, a.id, s.peer, nullptr, 0.0, 0, 0});
+    return;
+  }
+  s.weight *= 0.5;
+  const Snapshot x = current_snapshot(a);
+  out.send(Message{MessageKind::kParams, a.id, s.peer, x, s.weight, 0, payload_bytes(*x)});
+}
+
+void GossipSgd::receive(Agent& a, const Message& m, Outbox& out) {
+  if (m.kind == MessageKind::kPullRequest) {
+    const Snapshot x = current_snapshot(a);
+    out.send(Message{MessageKind::kPullReply, a.id, m.from, x, 0.0, 0, payload_bytes(*x)});
+    return;
+  }
+  state_[a.id.value].inbox.push_back(m);
+}
+
+void GossipSgd::update(Agent& a) {
+  PerAgent& s = state_[a.id.value];
+  // Sum in sender order: float addition is not associative.
+  std::sort(s.inbox.begin(), s.inbox.end(),
+            [](const Message& l, const Message& r) { return l.from < r.from; });
+  if (mode_ == GossipMode::kPull) {
+    for (const Message& m : s.inbox) a.x = 0.5f * (a.x + *m.params);
+  } else if (!s.inbox.empty()) {
+    double total = s.weight;
+    a.x *= static_cast<float>(s.weight);
+    for (const Message& m : s.inbox) {
+      a.x += static_cast<float>(m.weight) * *m.params;
+      total += m.weight;
+    }
+    a.x /= static_cast<float>(total);
+    s.weight = total;
+  }
+  s.inbox.clear();
+  s.current = nullptr;
+  a.learner->apply_step(a.x, a.g, a.iteration);
+}
+
+}  // namespace dlsim

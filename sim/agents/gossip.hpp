@@ -1,0 +1,49 @@
+// Gossiping SGD (Jin et al. 2016), both variants (ALGORITHMS.md, "Gossiping SGD"):
+// - pull: when its trigger fires, agent i asks one random neighbour j for x_j and then moves to
+//   (x_i + x_j)/2 before its optimizer step; only the initiator moves, j only answers.
+// - push: when its trigger fires, agent i sends (x_i, w_i/2) to one random neighbour and keeps
+//   weight w_i/2; a receiver mixes what it got with push-sum weights: x <- sum w x / sum w.
+#pragma once
+
+#include <vector>
+
+#include "sim/agents/algorithm.hpp"
+#include "sim/agents/trigger.hpp"
+#include "topologies/graph.hpp"
+
+namespace dlsim {
+
+enum class GossipMode { kPull, kPush };
+
+class GossipSgd final : public Algorithm {
+ public:
+  GossipSgd(GossipMode mode, const TriggerSpec& trigger, const topo::Graph& graph);
+
+  std::string_view name() const override { return "gossip"; }
+  void start(std::span<Agent> agents) override;
+  void prepare(Agent& a) override;
+  void communicate(Agent& a, Outbox& out) override;
+  void receive(Agent& a, const Message& m, Outbox& out) override;
+  void update(Agent& a) override;
+
+  /// Push-sum weight of agent i (1 at start; the weights of all agents always sum to n).
+  double weight(AgentId i) const { return state_[i.value].weight; }
+
+ private:
+  struct PerAgent {
+    bool fire = false;
+    AgentId peer;
+    Snapshot current;              // x_i as sent this iteration (made on first need)
+    std::vector<Message> inbox;    // pull replies / pushed models of this iteration
+    double weight = 1.0;           // push-sum weight
+  };
+
+  Snapshot current_snapshot(const Agent& a);
+
+  GossipMode mode_;
+  Trigger trigger_;
+  const topo::Graph& graph_;
+  std::vector<PerAgent> state_;
+};
+
+}  // namespace dlsim
