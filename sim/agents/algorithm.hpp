@@ -1,7 +1,8 @@
 // The contract between the drivers (sync rounds, async clocks) and a decentralized algorithm.
 // One iteration of agent a runs as:
-//   prepare(a)      local work, after a.g was computed: trigger decision, snapshot, drift norm.
-//                   Touches only a's state: the driver runs it for many agents in parallel.
+//   prepare(a)      local work on x_k: trigger decision, snapshot, drift norm. Must not read a.g
+//                   (async mode computes g_k after it). Touches only a's state: the driver runs
+//                   it for many agents in parallel.
 //   communicate(a)  at a's step event, in event order: send what prepare decided.
 //   receive(a, m)   when a message reaches a; may answer (pull requests).
 //   update(a)       apply iteration k's update; touches only a's state and immutable snapshots,
@@ -29,6 +30,8 @@ class Algorithm {
   virtual void communicate(Agent& a, Outbox& out) = 0;
   virtual void receive(Agent& a, const Message& m, Outbox& out) = 0;
   virtual void update(Agent& a) = 0;
+  /// True for collectives (all-reduce): they need every agent in the same iteration.
+  virtual bool collective() const { return false; }
   virtual void before_updates(std::span<Agent>) {}
   virtual void after_updates(std::span<Agent>) {}
 };

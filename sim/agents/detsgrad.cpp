@@ -17,6 +17,7 @@ void Detsgrad::start(std::span<Agent> agents) {
   for (const Agent& a : agents) {
     PerAgent& s = state_[a.id.value];
     s.held.assign(graph_.degree(a.id.value), nullptr);
+    s.held_sum = ParamVector::Zero(a.x.size());
     s.consensus = ParamVector::Zero(a.x.size());
   }
 }
@@ -47,6 +48,7 @@ void Detsgrad::communicate(Agent& a, Outbox& out) {
   if (!s.pending) return;
   ++a.events;
   s.broadcast = std::move(s.pending);
+  s.dirty = true;
   for (uint32_t j : graph_.neighbors(a.id.value))
     out.send(Message{MessageKind::kParams, a.id, AgentId{j}, s.broadcast, 0.0, 0,
                      payload_bytes(*s.broadcast)});
@@ -59,26 +61,38 @@ void Detsgrad::receive(Agent& a, const Message& m, Outbox&) {
   const auto it = std::lower_bound(neighbours.begin(), neighbours.end(), m.from.value);
   DLSIM_CHECK(it != neighbours.end() && *it == m.from.value, "message from non-neighbour {}",
               m.from.value);
-  state_[a.id.value].held[static_cast<size_t>(it - neighbours.begin())] = m.params;
+  PerAgent& s = state_[a.id.value];
+  s.held[static_cast<size_t>(it - neighbours.begin())] = m.params;
+  s.dirty = true;
+}
+
+void Detsgrad::refresh(PerAgent& s) const {
+  s.held_count = 0;
+  for (const Snapshot& copy : s.held) {  // neighbour order: float sums are order-sensitive
+    if (!copy) continue;
+    if (s.held_count++ == 0) s.held_sum = *copy;
+    else s.held_sum += *copy;
+  }
+  if (s.held_count == 0) s.held_sum.setZero();
+  // Before i's first broadcast, x^_i is its own state (nothing differs from what it would send).
+  if (spec_.consensus == ConsensusBase::kBroadcast && s.broadcast)
+    s.consensus = static_cast<float>(s.held_count) * *s.broadcast - s.held_sum;
+  s.dirty = false;
 }
 
 void Detsgrad::update(Agent& a) {
   PerAgent& s = state_[a.id.value];
   const int64_t k = a.iteration;
-  // Before i's first broadcast, x^_i is its own state (nothing differs from what it would send).
-  const ParamVector& base =
-      spec_.consensus == ConsensusBase::kState || !s.broadcast ? a.x : *s.broadcast;
-  s.consensus.setZero();
-  int held = 0;
-  for (const Snapshot& copy : s.held) {  // neighbour order: float sums are order-sensitive
-    if (!copy) continue;
-    s.consensus -= *copy;
-    ++held;
-  }
-  s.consensus += static_cast<float>(held) * base;
+  if (s.dirty) refresh(s);
   const float beta = static_cast<float>(spec_.beta.at(k));
   const float alpha_s = static_cast<float>(spec_.alpha.at(k) * spec_.gradient_scale);
-  a.x.noalias() -= beta * s.consensus + alpha_s * a.g;
+  if (spec_.consensus == ConsensusBase::kBroadcast && s.broadcast) {
+    a.x.noalias() -= beta * s.consensus + alpha_s * a.g;  // one pass over the parameters
+  } else {
+    // sum_j (x_i - x^_j) = held * x_i - sum_j x^_j, with x_i this iteration's state.
+    const float held = static_cast<float>(s.held_count);
+    a.x = a.x - beta * (held * a.x - s.held_sum) - alpha_s * a.g;
+  }
 }
 
 }  // namespace dlsim

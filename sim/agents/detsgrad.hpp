@@ -41,11 +41,17 @@ class Detsgrad final : public Algorithm {
     Snapshot broadcast;             // x^_i: what i last sent (null before its first event)
     std::vector<Snapshot> held;     // x^_j per neighbour, in neighbour order (null: none yet)
     Snapshot pending;               // prepared snapshot to send, when the trigger fired
-    ParamVector consensus;          // workspace: sum_j (base - x^_j)
+    // Cached consensus inputs, recomputed only after an event changed a copy (own or held):
+    // between events the consensus term stays fixed, so an iteration costs one vector pass.
+    ParamVector held_sum;           // sum_j x^_j over held copies, in neighbour order
+    ParamVector consensus;          // kBroadcast: held * x^_i - held_sum
+    int held_count = 0;
+    bool dirty = true;
     double drift = 0.0;
   };
 
   double drift_norm(const Agent& a) const;
+  void refresh(PerAgent& s) const;
 
   DetsgradSpec spec_;
   Trigger trigger_;

@@ -1,39 +1,87 @@
 #include "sim/core/event_queue.hpp"
 
-namespace dlsim {
+#include <algorithm>
 
-void EventQueue::push(const Event& e) {
-  size_t hole = heap_.size();
-  heap_.push_back(e);
-  while (hole > 0) {
-    const size_t parent = (hole - 1) / kArity;
-    if (!runs_before(e, heap_[parent])) break;
-    heap_[hole] = heap_[parent];
-    hole = parent;
+namespace dlsim {
+namespace {
+
+// Bucket 0's consumed front is dropped once it is this long and at least half the bucket, so a
+// long run of events at one instant does not keep every popped event in memory.
+constexpr size_t kCompactAfter = 1024;
+// A bucket emptied by next_time() gives its memory back when it could hold more events than
+// this: memory then follows the events pending now, not the sum of every bucket's peak (it
+// regrows by doubling, a copy or two per event, when the bucket fills again).
+constexpr size_t kKeepCapacity = 4096;
+
+bool key_before(const Event& a, const Event& b) { return a.key < b.key; }
+
+}  // namespace
+
+void EventQueue::push_not_after_last(Event e) {
+  if (size_ == 0) last_ = ordinal(e);  // an empty queue restarts at any time
+  if (ordinal(e) < last_) {
+    rebuild(e);
+    return;
   }
-  heap_[hole] = e;
+  compact_now();
+  std::vector<Event>& now = buckets_[0];
+  now.push_back(e);
+  // A simulator's fresh sequence number is the largest, so this loop normally does nothing.
+  for (size_t i = now.size() - 1; i > head_ && e.key < now[i - 1].key; --i)
+    std::swap(now[i - 1], now[i]);
+  ++size_;
 }
 
-Event EventQueue::pop() {
-  const Event result = heap_.front();
-  const Event last = heap_.back();
-  heap_.pop_back();
-  const size_t n = heap_.size();
-  if (n == 0) return result;
-  size_t hole = 0;
-  for (;;) {
-    const size_t first = hole * kArity + 1;
-    if (first >= n) break;
-    size_t best = first;
-    const size_t end = first + kArity < n ? first + kArity : n;
-    for (size_t c = first + 1; c < end; ++c)
-      if (runs_before(heap_[c], heap_[best])) best = c;
-    if (!runs_before(heap_[best], last)) break;
-    heap_[hole] = heap_[best];
-    hole = best;
+void EventQueue::compact_now() {
+  std::vector<Event>& now = buckets_[0];
+  if (head_ < kCompactAfter || 2 * head_ < now.size()) return;
+  now.erase(now.begin(), now.begin() + static_cast<std::ptrdiff_t>(head_));
+  head_ = 0;
+}
+
+void EventQueue::next_time() {
+  buckets_[0].clear();
+  head_ = 0;
+  if (size_ == 0) return;
+  // The lowest non-empty bucket holds the next time; its events spread over lower buckets
+  // relative to that time, and those exactly at it land in bucket 0.
+  const unsigned b = static_cast<unsigned>(std::countr_zero(occupied_)) + 1;
+  std::vector<Event>& from = buckets_[b];
+  uint64_t earliest = ordinal(from.front());
+  for (const Event& e : from) earliest = std::min(earliest, ordinal(e));
+  last_ = earliest;
+  for (const Event& e : from) {
+    const unsigned to = bucket_of(ordinal(e));
+    buckets_[to].push_back(e);
+    if (to > 0) occupied_ |= uint64_t{1} << (to - 1);
   }
-  heap_[hole] = last;
-  return result;
+  occupied_ &= ~(uint64_t{1} << (b - 1));
+  if (from.capacity() > kKeepCapacity) {
+    std::vector<Event>().swap(from);
+  } else {
+    from.clear();
+  }
+  // Bucket b kept insertion order, which is not key order for events that moved buckets.
+  if (buckets_[0].size() > 1) std::sort(buckets_[0].begin(), buckets_[0].end(), key_before);
+}
+
+void EventQueue::rebuild(const Event& earliest) {
+  // `earliest` precedes every pending event: restart the buckets from its time.
+  std::vector<Event> all{earliest};
+  all.reserve(size_ + 1);
+  all.insert(all.end(), buckets_[0].begin() + static_cast<std::ptrdiff_t>(head_),
+             buckets_[0].end());
+  for (size_t b = 1; b < kBuckets; ++b)
+    all.insert(all.end(), buckets_[b].begin(), buckets_[b].end());
+  clear();
+  for (const Event& e : all) push(e);
+}
+
+void EventQueue::clear() {
+  for (std::vector<Event>& bucket : buckets_) bucket.clear();
+  head_ = 0;
+  size_ = 0;
+  occupied_ = 0;
 }
 
 }  // namespace dlsim

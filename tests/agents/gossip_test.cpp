@@ -2,6 +2,7 @@
 
 #include "algorithm_harness.hpp"
 #include "graphs.hpp"
+#include "sim/agents/dpsgd.hpp"
 #include "sim/agents/elastic_gossip.hpp"
 #include "sim/agents/gossip.hpp"
 
@@ -91,4 +92,17 @@ TEST_CASE("elastic gossip pulls toward every partner, with pre-step values") {
   CHECK(agents[0].x[0] == doctest::Approx(1.2));
   CHECK(agents[1].x[0] == doctest::Approx(4));
   CHECK(agents[2].x[0] == doctest::Approx(7));
+}
+
+TEST_CASE("D-PSGD mixes with Metropolis weights, then steps") {
+  const topo::Graph g = line_graph(3);  // degrees 1, 2, 1: every W_ij = 1/3, W_00 = W_22 = 2/3
+  const topo::MixingWeights w(g, topo::MixingRule::kMetropolisHastings);
+  Dpsgd alg(w);
+  auto agents = make_agents({vec({0}), vec({3}), vec({9})}, {vec({0}), vec({0}), vec({0})}, 0.1f);
+  alg.start(agents);
+  CHECK(run_round(alg, agents) == 4);
+  // x0 = 2/3*0 + 1/3*3 - 0.1*0 = 1; x1 = (0 + 3 + 9)/3 - 0.3 = 3.7; x2 = 2/3*9 + 1 - 0.9 = 6.1.
+  CHECK(agents[0].x[0] == doctest::Approx(1.0));
+  CHECK(agents[1].x[0] == doctest::Approx(3.7));
+  CHECK(agents[2].x[0] == doctest::Approx(6.1));
 }

@@ -6,6 +6,7 @@
 // processes on a shared machine slow them less; on an idle machine it equals wall time.
 // Usage: engine_bench [operations per run = 20000000] [repeats = 3]; prints medians.
 #include <fmt/format.h>
+#include <malloc.h>
 
 #include <algorithm>
 #include <cmath>
@@ -110,7 +111,8 @@ double hold_simulator(size_t pending, uint64_t ops, const std::vector<int64_t>& 
   Simulator sim(1);
   const size_t mask = delays.size() - 1;
   for (size_t i = 0; i < pending; ++i)
-    sim.schedule_at(SimTime{delays[i & mask]}, EventKind::kTimer, AgentId{static_cast<uint32_t>(i)});
+    sim.schedule_at(SimTime{delays[i & mask]}, EventKind::kTimer,
+                    AgentId{static_cast<uint32_t>(i)});
   uint64_t i = pending;
   auto handler = [&](const Event& e) {
     sim.schedule_in(SimTime{delays[i++ & mask]}, EventKind::kTimer, e.agent);
@@ -144,15 +146,18 @@ long peak_rss_kb() {
     if (line.rfind("VmHWM:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
   return -1;
 }
-void reset_peak_rss() { std::ofstream("/proc/self/clear_refs") << "5"; }
+void reset_peak_rss() {
+  malloc_trim(0);  // hand freed memory back first, or the next peak reuses it unseen
+  std::ofstream("/proc/self/clear_refs") << "5";
+}
 
-// Bytes of peak memory per pending event for a queue filled with `pending` events.
+// Bytes of peak memory per pending event: `pending` events, then 2 x pending hold operations
+// (buckets fill and empty as time advances).
+template <class Queue>
 double bytes_per_pending(size_t pending, const std::vector<int64_t>& delays) {
   reset_peak_rss();
   const long before = peak_rss_kb();
-  EventQueue q;
-  for (size_t i = 0; i < pending; ++i)
-    q.push(Event{SimTime{delays[i & (delays.size() - 1)]}, i << 8, {}, 0});
+  hold_queue<Queue>(pending, 2 * pending, delays);
   return static_cast<double>(peak_rss_kb() - before) * 1024.0 / static_cast<double>(pending);
 }
 
@@ -162,18 +167,23 @@ int main(int argc, char** argv) {
   const uint64_t ops = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 20000000;
   const int repeats = argc > 2 ? std::atoi(argv[2]) : 3;
   const std::vector<int64_t> delays = make_delays(1);
+  for (size_t pending : {size_t{100000}, size_t{1000000}, size_t{10000000}})
+    fmt::print(
+        "peak RSS per pending event, {:>8} pending: EventQueue {:5.1f} B, 4-ary heap {:5.1f} B\n",
+        pending, bytes_per_pending<EventQueue>(pending, delays),
+        bytes_per_pending<FourAryHeap>(pending, delays));
   fmt::print("hold workload, {} operations per run, median of {} runs (events/s)\n", ops, repeats);
   fmt::print("{:>9} | {:>11} | {:>14} | {:>11} | {:>14} | {:>14}\n", "pending", "EventQueue",
              "priority_queue", "4-ary heap", "EventQueue/pq", "Simulator::run");
   for (size_t pending : {size_t{1000}, size_t{100000}}) {
-    const double ours = median_of(repeats, [&] { return hold_queue<EventQueue>(pending, ops, delays); });
-    const double std_pq = median_of(repeats, [&] { return hold_queue<StdQueue>(pending, ops, delays); });
-    const double four = median_of(repeats, [&] { return hold_queue<FourAryHeap>(pending, ops, delays); });
+    const double ours =
+        median_of(repeats, [&] { return hold_queue<EventQueue>(pending, ops, delays); });
+    const double std_pq =
+        median_of(repeats, [&] { return hold_queue<StdQueue>(pending, ops, delays); });
+    const double four =
+        median_of(repeats, [&] { return hold_queue<FourAryHeap>(pending, ops, delays); });
     const double engine = median_of(repeats, [&] { return hold_simulator(pending, ops, delays); });
     fmt::print("{:>9} | {:>9.2f} M | {:>12.2f} M | {:>9.2f} M | {:>14.2f} | {:>12.2f} M\n", pending,
                ours / 1e6, std_pq / 1e6, four / 1e6, ours / std_pq, engine / 1e6);
   }
-  for (size_t pending : {size_t{100000}, size_t{1000000}, size_t{10000000}})
-    fmt::print("memory: {:>8} pending events -> {:.1f} bytes of peak RSS per event\n", pending,
-               bytes_per_pending(pending, delays));
 }

@@ -1,0 +1,71 @@
+#include "models/layers/dense.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "models/layers/gemm.hpp"
+#include "models/layers/init.hpp"
+
+namespace dlsim::models::layers {
+
+Dense::Dense(Shape in, Index units)
+    : Layer(in, Shape{units, 1, 1}), in_size_(in.size()), out_size_(units) {}
+
+std::string Dense::describe() const {
+  return fmt::format("dense {}->{}", in_size_, out_size_);
+}
+
+Index Dense::parameter_count() const { return out_size_ * in_size_ + out_size_; }
+
+void Dense::initialize(float* p, Init init, RandomStream& rng) const {
+  fill_weights(p, out_size_ * in_size_, in_size_, out_size_, init, rng);
+  std::fill_n(p + out_size_ * in_size_, out_size_, 0.0f);
+}
+
+void Dense::reserve(Index max_batch) {
+  if (dy_t_.rows() < max_batch) {
+    dy_t_.resize(max_batch, out_size_);
+    dx_t_.resize(max_batch, in_size_);
+  }
+}
+
+void Dense::forward(const float* p, ConstAct x, Act y, Phase, RandomStream*) {
+  // y (out, n) = W (out, in) * x (in, n) + b
+  const Index n = x.cols();
+  gemm(out_size_, n, in_size_, 1.0f, p, out_size_, Operand{x.data(), in_size_}, y.data(),
+       out_size_, Accumulate::kNo);
+  y.colwise() += Eigen::Map<const Eigen::VectorXf>(p + out_size_ * in_size_, out_size_);
+}
+
+void Dense::backward(const float* p, ConstAct x, ConstAct, ConstAct dy, Act* dx,
+                     const GradientOut& grad) {
+  const Index n = x.cols();
+  if (dx != nullptr) {
+    // dx^T (n, in) = dy^T (n, out) * W (out, in); then dx (in, n) = (dx^T)^T.
+    transpose(dy.data(), out_size_, n, dy_t_.data());
+    gemm(n, in_size_, out_size_, 1.0f, dy_t_.data(), n, Operand{p, out_size_}, dx_t_.data(), n,
+         Accumulate::kNo);
+    transpose(dx_t_.data(), n, in_size_, dx->data());
+  }
+  // dW (out, in) (+)= scale * dy (out, n) * x^T (n, in): x read row-major is x^T.
+  gemm(out_size_, in_size_, n, grad.scale, dy.data(), out_size_,
+       Operand{x.data(), in_size_, Layout::kRowMajor}, grad.data, out_size_, grad.mode);
+  Eigen::Map<Eigen::VectorXf> db(grad.data + out_size_ * in_size_, out_size_);
+  if (grad.mode == Accumulate::kNo) {
+    db.noalias() = grad.scale * dy.rowwise().sum();
+  } else {
+    db.noalias() += grad.scale * dy.rowwise().sum();
+  }
+}
+
+double Dense::forward_flops() const {
+  return 2.0 * static_cast<double>(in_size_ * out_size_) + static_cast<double>(out_size_);
+}
+
+double Dense::backward_flops(bool input_gradient) const {
+  const double product = 2.0 * static_cast<double>(in_size_ * out_size_);
+  return product + static_cast<double>(out_size_) + (input_gradient ? product : 0.0);
+}
+
+}  // namespace dlsim::models::layers

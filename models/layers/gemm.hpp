@@ -1,0 +1,32 @@
+// The one matrix product the layers use: C = alpha * A * B (+ C), single-threaded, allocation
+// free. A is column-major and read in place (never packed: in our products A is a weight matrix or
+// an im2col buffer already laid out for it); B may be column- or row-major. With AVX-512 a 32x12
+// register-tile kernel runs it; otherwise Eigen on blocks small enough for Eigen's stack buffers.
+#pragma once
+
+#include <Eigen/Core>
+
+#include "models/layers/layer.hpp"
+
+namespace dlsim::models::layers {
+
+enum class Layout { kColMajor, kRowMajor };
+
+/// A read-only (rows x cols) operand: element (r, c) at data[r + c*ld] (column-major) or
+/// data[r*ld + c] (row-major). A row-major view of X is X^T for free.
+struct Operand {
+  const float* data;
+  Index ld;
+  Layout layout = Layout::kColMajor;
+};
+
+/// C (m x n, column-major, leading dimension ldc) = alpha * A * B, added to C when
+/// acc == kYes. A: (m x k) column-major with leading dimension lda; B: (k x n).
+/// C must not overlap A or B. k == 0 leaves C (kYes) or zeroes it (kNo).
+void gemm(Index m, Index n, Index k, float alpha, const float* a, Index lda, Operand b, float* c,
+          Index ldc, Accumulate acc);
+
+/// dst (cols x rows, column-major) = src^T for src (rows x cols, column-major). No overlap.
+void transpose(const float* src, Index rows, Index cols, float* dst);
+
+}  // namespace dlsim::models::layers

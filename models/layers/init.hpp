@@ -1,0 +1,13 @@
+// Initial weights: He normal (ReLU) or Glorot normal (tanh and linear outputs), drawn in memory
+// order from the given stream so that the same stream gives the same parameters.
+#pragma once
+
+#include "models/layers/layer.hpp"
+
+namespace dlsim::models::layers {
+
+/// p[0, count) ~ N(0, s^2) with s = sqrt(2 / fan_in) (He) or sqrt(2 / (fan_in + fan_out)) (Glorot).
+void fill_weights(float* p, Index count, Index fan_in, Index fan_out, Init init,
+                  RandomStream& rng);
+
+}  // namespace dlsim::models::layers

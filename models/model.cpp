@@ -1,0 +1,262 @@
+#include "models/model.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <span>
+
+#include "models/layers/builder.hpp"
+#include "models/layers/network.hpp"
+#include "models/loss.hpp"
+#include "sim/core/error.hpp"
+
+namespace dlsim::models {
+namespace {
+
+using layers::Accumulate;
+using layers::GradientOut;
+using layers::GradientSink;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// compute_gradient: every layer writes its gradient into the caller's vector.
+struct FullSink final : GradientSink {
+  float* grads;
+  explicit FullSink(float* g) : grads(g) {}
+  GradientOut target(Eigen::Index offset, Eigen::Index) override {
+    return {grads + offset, 1.0f, Accumulate::kNo};
+  }
+};
+
+// Plain SGD: x += (-lr) * g accumulated by the gradient product itself, so the gradient is never
+// stored (the layers finish using x before they write into it).
+struct SgdSink final : GradientSink {
+  float* params;
+  float lr;
+  SgdSink(float* p, float rate) : params(p), lr(rate) {}
+  GradientOut target(Eigen::Index offset, Eigen::Index) override {
+    return {params + offset, -lr, Accumulate::kYes};
+  }
+};
+
+// Any optimizer: the layer's gradient goes to a scratch slice, stepped while it is in cache.
+struct SliceStepSink final : GradientSink {
+  float* params;
+  float* scratch;
+  Optimizer& optimizer;
+  float lr;
+  SliceStepSink(float* p, float* s, Optimizer& o, float rate)
+      : params(p), scratch(s), optimizer(o), lr(rate) {}
+  GradientOut target(Eigen::Index, Eigen::Index) override {
+    return {scratch, 1.0f, Accumulate::kNo};
+  }
+  void done(Eigen::Index offset, Eigen::Index count) override {
+    optimizer.step_slice(params + offset, scratch, offset, count, lr);
+  }
+};
+
+// Scratch for fused steps, shared by the models of a thread (its content never outlives a call),
+// so that it costs one largest-layer gradient per thread rather than per agent.
+Eigen::VectorXf& thread_scratch(Eigen::Index size) {
+  thread_local Eigen::VectorXf scratch;
+  if (scratch.size() < size) scratch.resize(size);
+  return scratch;
+}
+
+
+}  // namespace
+
+Model::Model() = default;
+Model::Model(Model&&) noexcept = default;
+Model& Model::operator=(Model&&) noexcept = default;
+Model::~Model() = default;
+
+Model Model::build(const ModelSpec& spec, const InputShape& input, RandomStream& rng) {
+  Model m;
+  if (const auto* q = std::get_if<QuadraticSpec>(&spec.arch)) {
+    if (q->dim == 0) throw InputError("/dim: a quadratic model needs at least 1 dimension");
+    if (!(q->noise_sigma >= 0.0 && std::isfinite(q->noise_sigma)))
+      throw InputError(fmt::format("/noise_sigma: must be at least 0, got {}", q->noise_sigma));
+    m.kind_ = ModelKind::kQuadratic;
+    m.parameter_count_ = q->dim;
+    m.noise_sigma_ = q->noise_sigma;
+    m.target_.resize(q->dim);
+    for (Eigen::Index i = 0; i < m.target_.size(); ++i)
+      m.target_[i] = static_cast<float>(rng.normal());
+    m.description_ = fmt::format("quadratic dim {}", q->dim);
+    return m;
+  }
+  if (const auto* mlp = std::get_if<MlpSpec>(&spec.arch)) {
+    m.kind_ = ModelKind::kMlp;
+    m.network_ = layers::build_network(*mlp, input);
+  } else {
+    m.kind_ = ModelKind::kCnn;
+    m.network_ = layers::build_network(std::get<CnnSpec>(spec.arch), input);
+  }
+  m.parameter_count_ = m.network_->parameter_count();
+  m.classes_ = input.classes;
+  m.description_ = m.network_->describe();
+  m.class_correct_.resize(input.classes);
+  m.class_total_.resize(input.classes);
+  return m;
+}
+
+uint64_t Model::architecture_hash() const { return hash_name(description_); }
+
+double Model::flops_per_sample(Phase phase) const {
+  if (network_ == nullptr) return 3.0 * static_cast<double>(parameter_count_);
+  return network_->flops_per_sample(phase);
+}
+
+void Model::initialize(Eigen::Ref<Eigen::VectorXf> params, RandomStream& rng) const {
+  DLSIM_CHECK(params.size() == parameter_count_, "{} parameters for a model of {}", params.size(),
+              parameter_count_);
+  if (network_ == nullptr) {
+    for (Eigen::Index i = 0; i < params.size(); ++i) params[i] = static_cast<float>(rng.normal());
+    return;
+  }
+  network_->initialize(params.data(), rng);
+}
+
+void Model::reserve(Eigen::Index max_batch) {
+  if (network_ != nullptr) network_->reserve(max_batch);
+}
+
+size_t Model::workspace_bytes() const {
+  return network_ == nullptr ? 0 : network_->workspace_bytes();
+}
+
+void Model::check_input(Eigen::Index rows, Eigen::Index n) const {
+  DLSIM_CHECK(rows == network_->input_size() && n > 0,
+              "a batch of {} samples of {} features for a model taking {}", n, rows,
+              network_->input_size());
+}
+
+float Model::compute_gradient(Eigen::Ref<const Eigen::VectorXf> params,
+                              Eigen::Ref<Eigen::VectorXf> grads, const Batch& batch,
+                              RandomStream& rng) {
+  DLSIM_CHECK(params.size() == parameter_count_ && grads.size() == parameter_count_,
+              "{} parameters and {} gradients for a model of {}", params.size(), grads.size(),
+              parameter_count_);
+  if (network_ == nullptr) return quadratic_gradient(params, grads.data(), rng);
+  check_input(batch.dim(), batch.size());
+  network_->reserve(batch.size());
+  const auto logits = network_->forward(params.data(), batch.features(), Phase::kTrain, &rng);
+  auto dlogits = network_->output_gradient();
+  const double loss = softmax_cross_entropy(logits, batch.labels(), &dlogits);
+  FullSink sink(grads.data());
+  network_->backward(params.data(), batch.features(), sink);
+  return static_cast<float>(loss / static_cast<double>(batch.size()));
+}
+
+float Model::train_step(Eigen::Ref<Eigen::VectorXf> params, Optimizer& optimizer,
+                        const Batch& batch, RandomStream& rng, int64_t iteration) {
+  DLSIM_CHECK(params.size() == parameter_count_, "{} parameters for a model of {}",
+              params.size(), parameter_count_);
+  if (network_ == nullptr) {
+    Eigen::VectorXf& g = thread_scratch(parameter_count_);
+    const float loss = quadratic_gradient(params, g.data(), rng);
+    optimizer.step(params, g.head(parameter_count_), iteration);
+    return loss;
+  }
+  check_input(batch.dim(), batch.size());
+  network_->reserve(batch.size());
+  const float lr = optimizer.learning_rate(iteration);
+  const auto logits = network_->forward(params.data(), batch.features(), Phase::kTrain, &rng);
+  auto dlogits = network_->output_gradient();
+  const double loss = softmax_cross_entropy(logits, batch.labels(), &dlogits);
+  if (optimizer.is_plain_sgd()) {
+    SgdSink sink(params.data(), lr);
+    network_->backward(params.data(), batch.features(), sink);
+  } else {
+    float* scratch = thread_scratch(network_->max_layer_parameters()).data();
+    SliceStepSink sink(params.data(), scratch, optimizer, lr);
+    network_->backward(params.data(), batch.features(), sink);
+  }
+  return static_cast<float>(loss / static_cast<double>(batch.size()));
+}
+
+float Model::quadratic_gradient(Eigen::Ref<const Eigen::VectorXf> x, float* grads,
+                                RandomStream& rng) {
+  const auto sigma = static_cast<float>(noise_sigma_);
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    grads[i] = x[i] - target_[i];
+    if (noise_sigma_ > 0.0) grads[i] += sigma * static_cast<float>(rng.normal());
+  }
+  return 0.5f * (x - target_).squaredNorm();
+}
+
+void Model::evaluate(Eigen::Ref<const Eigen::VectorXf> params, const Dataset& data,
+                     size_t max_samples, size_t batch, EvalResult& out) {
+  DLSIM_CHECK(params.size() == parameter_count_, "{} parameters for a model of {}",
+              params.size(), parameter_count_);
+  out.optimum_distance = kNaN;
+  if (network_ == nullptr) {
+    out.loss = 0.5 * static_cast<double>((params - target_).squaredNorm());
+    out.accuracy = kNaN;
+    out.class_accuracy.clear();
+    out.samples = 0;
+    if (optimum_ != nullptr) out.optimum_distance = (params - *optimum_).norm();
+    return;
+  }
+  const size_t count = std::min(max_samples, data.size());
+  DLSIM_CHECK(batch > 0 && count > 0, "evaluating {} samples {} at a time", count, batch);
+  const auto dim = static_cast<Eigen::Index>(data.features.rows());
+  check_input(dim, 1);
+  network_->reserve(static_cast<Eigen::Index>(std::min(batch, count)));
+  std::fill(class_correct_.begin(), class_correct_.end(), 0);
+  std::fill(class_total_.begin(), class_total_.end(), 0);
+  double loss = 0.0;
+  for (size_t start = 0; start < count; start += batch) {
+    const auto n = static_cast<Eigen::Index>(std::min(batch, count - start));
+    const layers::ConstAct x(data.features.col(static_cast<Eigen::Index>(start)).data(), dim, n);
+    const auto logits = network_->forward(params.data(), x, Phase::kEval, nullptr);
+    const std::span<const uint8_t> labels(data.labels.data() + start, static_cast<size_t>(n));
+    loss += softmax_cross_entropy(logits, labels, nullptr);
+    for (Eigen::Index s = 0; s < n; ++s) {
+      const uint8_t y = labels[static_cast<size_t>(s)];
+      ++class_total_[y];
+      if (predicted_class(logits, s) == y) ++class_correct_[y];
+    }
+  }
+  uint64_t correct = 0;
+  out.class_accuracy.resize(classes_);
+  for (size_t c = 0; c < classes_; ++c) {
+    correct += class_correct_[c];
+    out.class_accuracy[c] = class_total_[c] == 0 ? kNaN
+                                                 : static_cast<double>(class_correct_[c]) /
+                                                       static_cast<double>(class_total_[c]);
+  }
+  out.loss = loss / static_cast<double>(count);
+  out.accuracy = static_cast<double>(correct) / static_cast<double>(count);
+  out.samples = count;
+}
+
+EvalResult Model::evaluate(Eigen::Ref<const Eigen::VectorXf> params, const Dataset& data,
+                           size_t max_samples, size_t batch) {
+  EvalResult result;
+  evaluate(params, data, max_samples, batch, result);
+  return result;
+}
+
+const Eigen::VectorXf& Model::quadratic_target() const {
+  DLSIM_CHECK(kind_ == ModelKind::kQuadratic, "quadratic_target() of a non-quadratic model");
+  return target_;
+}
+
+void Model::set_optimum(std::shared_ptr<const Eigen::VectorXf> optimum) {
+  DLSIM_CHECK(kind_ == ModelKind::kQuadratic && optimum != nullptr &&
+                  optimum->size() == parameter_count_,
+              "set_optimum needs a quadratic model and an optimum of its dimension");
+  optimum_ = std::move(optimum);
+}
+
+Eigen::VectorXf quadratic_optimum(const std::vector<const Model*>& models) {
+  DLSIM_CHECK(!models.empty(), "the optimum of no models");
+  Eigen::VectorXf sum = models[0]->quadratic_target();
+  for (size_t i = 1; i < models.size(); ++i) sum += models[i]->quadratic_target();
+  return sum / static_cast<float>(models.size());
+}
+
+}  // namespace dlsim::models

@@ -1,0 +1,53 @@
+#include "sim/agents/dpsgd.hpp"
+
+#include <algorithm>
+
+#include "sim/core/error.hpp"
+
+namespace dlsim {
+
+void Dpsgd::start(std::span<Agent> agents) {
+  DLSIM_CHECK(agents.size() == weights_.node_count(), "{} agents, mixing weights for {}",
+              agents.size(), weights_.node_count());
+  state_.assign(agents.size(), PerAgent{});
+  for (const Agent& a : agents) {
+    state_[a.id.value].held.assign(weights_.neighbors(a.id.value).size(), nullptr);
+    state_[a.id.value].mixed = ParamVector::Zero(a.x.size());
+  }
+}
+
+void Dpsgd::prepare(Agent& a) {
+  if (!weights_.neighbors(a.id.value).empty())
+    state_[a.id.value].current = std::make_shared<const ParamVector>(a.x);
+}
+
+void Dpsgd::communicate(Agent& a, Outbox& out) {
+  PerAgent& s = state_[a.id.value];
+  if (!s.current) return;
+  ++a.events;
+  for (uint32_t j : weights_.neighbors(a.id.value))
+    out.send(Message{MessageKind::kParams, a.id, AgentId{j}, s.current, 0.0, 0,
+                     payload_bytes(*s.current)});
+  s.current = nullptr;
+}
+
+void Dpsgd::receive(Agent& a, const Message& m, Outbox&) {
+  const auto neighbours = weights_.neighbors(a.id.value);
+  const auto it = std::lower_bound(neighbours.begin(), neighbours.end(), m.from.value);
+  DLSIM_CHECK(it != neighbours.end() && *it == m.from.value, "message from non-neighbour {}",
+              m.from.value);
+  state_[a.id.value].held[static_cast<size_t>(it - neighbours.begin())] = m.params;
+}
+
+void Dpsgd::update(Agent& a) {
+  PerAgent& s = state_[a.id.value];
+  const uint32_t i = a.id.value;
+  s.mixed = static_cast<float>(weights_.self_weight(i)) * a.x;
+  const auto w = weights_.weights(i);
+  for (size_t k = 0; k < s.held.size(); ++k)  // neighbour order: float sums are order-sensitive
+    s.mixed += static_cast<float>(w[k]) * (s.held[k] ? *s.held[k] : a.x);
+  a.x.swap(s.mixed);
+  a.learner->apply_step(a.x, a.g, a.iteration);
+}
+
+}  // namespace dlsim

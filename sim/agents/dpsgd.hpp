@@ -1,0 +1,37 @@
+// D-PSGD (Lian et al. 2017): every iteration each agent sends x_i to all its neighbours and sets
+// x_i <- sum_j W_ij x_j - step(g_i(x_i)), W symmetric doubly stochastic (topologies/mixing.hpp).
+// A neighbour copy that never arrived (lost) counts as the agent's own x_i, so rows still sum to
+// one; after that the last copy that did arrive is held.
+#pragma once
+
+#include <vector>
+
+#include "sim/agents/algorithm.hpp"
+#include "topologies/mixing.hpp"
+
+namespace dlsim {
+
+class Dpsgd final : public Algorithm {
+ public:
+  /// weights: over the agents' graph; outlives this object.
+  explicit Dpsgd(const topo::MixingWeights& weights) : weights_(weights) {}
+
+  std::string_view name() const override { return "dpsgd"; }
+  void start(std::span<Agent> agents) override;
+  void prepare(Agent& a) override;
+  void communicate(Agent& a, Outbox& out) override;
+  void receive(Agent& a, const Message& m, Outbox& out) override;
+  void update(Agent& a) override;
+
+ private:
+  struct PerAgent {
+    Snapshot current;            // x_i of this iteration, shared by all its messages
+    std::vector<Snapshot> held;  // x_j per neighbour, in neighbour order
+    ParamVector mixed;           // workspace: sum_j W_ij x_j
+  };
+
+  const topo::MixingWeights& weights_;
+  std::vector<PerAgent> state_;
+};
+
+}  // namespace dlsim

@@ -1,0 +1,57 @@
+// The two ways time runs (ALGORITHMS.md, "Time"):
+// - sync: rounds with a barrier. Every agent computes its gradient (in parallel), decides and
+//   sends when its compute time has passed; the round ends when the last message has arrived;
+//   then every agent updates (in parallel). Round time = slowest compute + that round's messages.
+// - async: each agent on its own clock. At its step event agent i finishes iteration k-1 with
+//   whatever copies have arrived (update), then decides and sends for iteration k and starts
+//   computing g_k, which is ready compute_time later, at its next step event. Gradients pending
+//   at the same moment are computed together in parallel: each depends only on its own agent.
+//   Collective algorithms (all-reduce) are barriers by nature and run in rounds in both modes.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/agents/swarm.hpp"
+#include "sim/core/thread_pool.hpp"
+
+namespace dlsim {
+
+enum class TimeMode { kSync, kAsync };
+
+/// Wall-clock seconds spent in each part of a run (for "where the time goes").
+struct DriverTimings {
+  double training_s = 0.0;   // gradients (and, in sync mode, prepare: snapshots, drift norms)
+  double events_s = 0.0;     // the event loop: decisions, sends, network, deliveries
+  double updates_s = 0.0;    // consensus / mixing / optimizer updates
+};
+
+struct DriverConfig {
+  TimeMode mode = TimeMode::kSync;
+  int64_t iterations = 0;
+  std::vector<SimTime> compute_time;  // per agent: time of one local step
+  DriverTimings* timings = nullptr;   // filled when set
+};
+
+/// Told about progress; may stop the run early (by returning false).
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  /// Every agent has completed `iterations` iterations (its parameters are those after them).
+  virtual bool on_iterations_done(int64_t iterations) = 0;
+};
+
+enum class RunStatus { kOk, kDiverged };
+
+struct RunOutcome {
+  RunStatus status = RunStatus::kOk;
+  int64_t iterations_done = 0;      // completed by every agent
+  int64_t diverged_iteration = -1;  // the iteration whose loss was not finite
+  int64_t diverged_agent = -1;
+};
+
+/// Runs the configured iterations. Precondition: algorithm.start() was called.
+RunOutcome run_driver(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
+                      RunObserver& observer);
+
+}  // namespace dlsim

@@ -1,0 +1,49 @@
+#include "sim/agents/model_learner.hpp"
+
+#include <algorithm>
+
+#include "sim/core/error.hpp"
+
+namespace dlsim {
+
+ModelLearner::ModelLearner(models::Model model, const models::OptimizerSpec& optimizer,
+                           std::shared_ptr<const models::Dataset> train,
+                           std::vector<uint32_t> shard, size_t batch_size, uint64_t seed,
+                           AgentId agent)
+    : model_(std::move(model)),
+      optimizer_(optimizer, model_.parameter_count()),
+      train_(std::move(train)),
+      shard_(std::move(shard)),
+      batch_size_(std::min(batch_size, shard_.size())),
+      cursor_(shard_.size()),  // the first call shuffles
+      shuffle_rng_(seed, "batches", agent.value),
+      train_rng_(seed, "train", agent.value) {
+  DLSIM_CHECK(!shard_.empty() || model_.kind() == models::ModelKind::kQuadratic,
+              "agent {} has an empty shard", agent.value);
+  if (model_.kind() != models::ModelKind::kQuadratic) {
+    batch_ = models::Batch(static_cast<Eigen::Index>(train_->sample_dim()),
+                           static_cast<Eigen::Index>(batch_size_));
+    model_.reserve(static_cast<Eigen::Index>(batch_size_));
+  }
+}
+
+std::span<const uint32_t> ModelLearner::next_batch_indices() {
+  if (cursor_ + batch_size_ > shard_.size()) {
+    shuffle_rng_.shuffle(std::span<uint32_t>(shard_));
+    cursor_ = 0;
+  }
+  const std::span<const uint32_t> indices(shard_.data() + cursor_, batch_size_);
+  cursor_ += batch_size_;
+  return indices;
+}
+
+float ModelLearner::gradient(const ParamVector& x, ParamVector& g) {
+  if (model_.kind() != models::ModelKind::kQuadratic) batch_.gather(*train_, next_batch_indices());
+  return model_.compute_gradient(x, g, batch_, train_rng_);
+}
+
+void ModelLearner::apply_step(ParamVector& x, const ParamVector& g, int64_t k) {
+  optimizer_.step(x, g, k);
+}
+
+}  // namespace dlsim

@@ -1,0 +1,41 @@
+// The agents' side of the network: puts algorithms' messages on the wire and hands deliveries
+// back to the algorithm. The network moves byte counts; the message content (a shared snapshot)
+// waits here, indexed by the network's message slot.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "sim/agents/algorithm.hpp"
+#include "sim/core/simulator.hpp"
+#include "sim/network/network.hpp"
+
+namespace dlsim {
+
+class Swarm final : public Outbox {
+ public:
+  /// Keeps references to all four; they outlive the swarm.
+  Swarm(Simulator& sim, Network& network, Algorithm& algorithm, std::span<Agent> agents)
+      : sim_(sim), network_(network), algorithm_(algorithm), agents_(agents) {}
+
+  void send(Message m) override;
+  /// Routes one event: network events to the network, kDelivery to the receiving agent's
+  /// algorithm. Returns false for any other kind (the driver's own).
+  bool dispatch(const Event& e);
+
+  Simulator& sim() { return sim_; }
+  Network& network() { return network_; }
+  Algorithm& algorithm() { return algorithm_; }
+  std::span<Agent> agents() { return agents_; }
+
+ private:
+  Simulator& sim_;
+  Network& network_;
+  Algorithm& algorithm_;
+  std::span<Agent> agents_;
+  // Indexed by network slot. A lost message's slot is freed by the network and reused by a
+  // later send, which overwrites its entry here: the table never outgrows the live messages.
+  std::vector<Message> in_flight_;
+};
+
+}  // namespace dlsim

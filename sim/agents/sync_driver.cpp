@@ -1,0 +1,91 @@
+#include <chrono>
+#include <cmath>
+
+#include "sim/agents/driver.hpp"
+#include "sim/agents/driver_internal.hpp"
+#include "sim/core/error.hpp"
+
+namespace dlsim {
+namespace {
+
+// Adds the wall time since the last call to one of the timing fields.
+class Stopwatch {
+ public:
+  explicit Stopwatch(DriverTimings* timings) : timings_(timings) {}
+  void restart() { last_ = std::chrono::steady_clock::now(); }
+  void lap(double DriverTimings::*field) {
+    if (!timings_) return;
+    const auto now = std::chrono::steady_clock::now();
+    timings_->*field += std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+  }
+
+ private:
+  DriverTimings* timings_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace
+
+std::optional<RunOutcome> check_losses(std::span<const Agent> agents, int64_t iterations_done) {
+  for (const Agent& a : agents) {
+    if (std::isfinite(a.loss)) continue;
+    RunOutcome out;
+    out.status = RunStatus::kDiverged;
+    out.iterations_done = iterations_done;
+    out.diverged_iteration = a.iteration;
+    out.diverged_agent = a.id.value;
+    return out;
+  }
+  return std::nullopt;
+}
+
+RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
+                    RunObserver& observer) {
+  const std::span<Agent> agents = swarm.agents();
+  Algorithm& algorithm = swarm.algorithm();
+  Simulator& sim = swarm.sim();
+  RunOutcome outcome;
+  Stopwatch watch(config.timings);
+  for (int64_t k = 0; k < config.iterations; ++k) {
+    watch.restart();  // the observer (evaluation) times itself
+    pool.parallel_for(agents.size(), [&](size_t i) {
+      Agent& a = agents[i];
+      a.loss = a.learner->gradient(a.x, a.g);
+      algorithm.prepare(a);
+    });
+    watch.lap(&DriverTimings::training_s);
+    if (auto diverged = check_losses(agents, k)) return *diverged;
+    const SimTime round_start = sim.now();
+    for (const Agent& a : agents)
+      sim.schedule_at(round_start + config.compute_time[a.id.value], EventKind::kAgentStep, a.id);
+    // The round lasts until its last message has arrived: the queue runs dry.
+    sim.run([&](const Event& e) {
+      if (swarm.dispatch(e)) return;
+      DLSIM_CHECK(e.kind() == EventKind::kAgentStep, "unexpected event kind {}",
+                  static_cast<int>(e.kind()));
+      algorithm.communicate(agents[e.agent.value], swarm);
+    });
+    watch.lap(&DriverTimings::events_s);
+    algorithm.before_updates(agents);
+    pool.parallel_for(agents.size(), [&](size_t i) { algorithm.update(agents[i]); });
+    algorithm.after_updates(agents);
+    for (Agent& a : agents) ++a.iteration;
+    watch.lap(&DriverTimings::updates_s);
+    outcome.iterations_done = k + 1;
+    if (!observer.on_iterations_done(k + 1)) break;
+  }
+  return outcome;
+}
+
+RunOutcome run_driver(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
+                      RunObserver& observer) {
+  DLSIM_CHECK(config.compute_time.size() == swarm.agents().size(),
+              "{} compute times for {} agents", config.compute_time.size(),
+              swarm.agents().size());
+  if (config.mode == TimeMode::kSync || swarm.algorithm().collective())
+    return run_sync(swarm, pool, config, observer);
+  return run_async(swarm, pool, config, observer);
+}
+
+}  // namespace dlsim

@@ -1,0 +1,50 @@
+#include "sim/cli/app.hpp"
+
+#include <CLI/CLI.hpp>
+#include <exception>
+
+#include "sim/cli/build_info.hpp"
+#include "sim/cli/run_command.hpp"
+#include "sim/cli/topology_command.hpp"
+#include "sim/core/error.hpp"
+
+namespace dlsim::cli {
+namespace {
+
+void add_commands(CLI::App& app, std::ostream& out, std::ostream& err) {
+  add_topology_command(app, out);
+  add_run_commands(app, out, err);
+  app.add_subcommand("version", "Print the version and the build key of golden fingerprints")
+      ->callback([&out] { out << "dlsim 0.1.0\nbuild: " << build_key() << "\n"; });
+}
+
+}  // namespace
+
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app(
+      "dlsim: a discrete-event simulator for communication-efficient decentralized "
+      "deep learning",
+      "dlsim");
+  app.require_subcommand(1);
+  try {
+    add_commands(app, out, err);
+    app.parse(argc, argv);
+    return kExitOk;
+  } catch (const CLI::Success& e) {  // --help: usage on `out`, exit 0
+    return app.exit(e, out, err);
+  } catch (const CLI::ParseError& e) {
+    err << "dlsim: " << e.what() << " (see dlsim --help)\n";
+    return kExitBadInput;
+  } catch (const InputError& e) {
+    err << "dlsim: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    err << "dlsim: internal error: " << e.what() << "\n";
+    return kExitInternalError;
+  } catch (...) {
+    err << "dlsim: internal error: unknown exception\n";
+    return kExitInternalError;
+  }
+}
+
+}  // namespace dlsim::cli

@@ -1,0 +1,17 @@
+// The dlsim command line: builds the CLI11 app with one subcommand per command module, parses,
+// runs, and maps every failure to an exit code and one line on the error stream.
+#pragma once
+
+#include <ostream>
+
+namespace dlsim::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitInternalError = 1;  // a bug: anything but bad input
+inline constexpr int kExitBadInput = 2;       // InputError or a command-line parse error
+
+/// Runs `dlsim argv[1..]`: results go to `out`, errors to `err` as one line "dlsim: ...".
+/// Never throws. Returns the process exit code.
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+}  // namespace dlsim::cli

@@ -1,0 +1,14 @@
+// dlsim: the command-line entry point. Everything happens in run_cli (app.hpp), which maps
+// errors to exit codes: 0 success, 1 internal error, 2 bad input or command line.
+#include <iostream>
+
+#include "sim/cli/app.hpp"
+
+int main(int argc, char** argv) {
+  try {
+    return dlsim::cli::run_cli(argc, argv, std::cout, std::cerr);
+  } catch (...) {  // run_cli catches everything; this is the last line of defence
+    std::cerr << "dlsim: internal error: unexpected exception\n";
+    return 1;
+  }
+}

@@ -1,0 +1,95 @@
+#include "sim/cli/run_command.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <memory>
+#include <thread>
+
+#include "sim/metrics/run_scenario.hpp"
+#include "sim/metrics/summary.hpp"
+#include "sim/scenario/load_scenario.hpp"
+#include "sim/scenario/world.hpp"
+
+namespace dlsim::cli {
+
+namespace fs = std::filesystem;
+
+std::string default_scenario_path() {
+  const fs::path local = "scenarios/default.json";
+  if (fs::exists(local)) return local.string();
+  return (fs::path(DLSIM_SOURCE_DIR) / local).string();
+}
+
+namespace {
+
+std::string scenario_path(const RunCommandOptions& o) {
+  return o.scenario.empty() ? default_scenario_path() : o.scenario;
+}
+
+void print_result(const nlohmann::json& s, std::ostream& out) {
+  out << fmt::format("status       {}\n", s.at("status").get<std::string>());
+  if (s.contains("final")) {
+    const auto& f = s.at("final");
+    if (f.contains("accuracy_mean") && !f.at("accuracy_mean").is_null())
+      out << fmt::format("accuracy     mean {:.4f}  min {:.4f}  max {:.4f}  averaged model {:.4f}\n",
+                         f.at("accuracy_mean").get<double>(), f.at("accuracy_min").get<double>(),
+                         f.at("accuracy_max").get<double>(),
+                         f.value("accuracy_aggregate", nlohmann::json(0.0)).get<double>());
+    if (f.contains("distance_to_optimum") && !f.at("distance_to_optimum").is_null())
+      out << fmt::format("distance     {:.6g} to the optimum (mean over agents)\n",
+                         f.at("distance_to_optimum").get<double>());
+  }
+  const auto& c = s.at("comm");
+  out << fmt::format("events       {}  (savings {:.1f} % against every iteration)\n",
+                     c.at("events").get<uint64_t>(), 100 * c.at("savings").get<double>());
+  out << fmt::format("messages     {}  bytes {}\n", c.at("messages").get<uint64_t>(),
+                     c.at("bytes").get<uint64_t>());
+  const auto& t = s.at("time");
+  out << fmt::format("time         simulated {:.3f} s, wall {:.2f} s\n",
+                     t.at("simulated_s").get<double>(), t.at("wall_s").get<double>());
+  out << fmt::format("fingerprint  {}\n", s.at("fingerprint").get<std::string>());
+}
+
+}  // namespace
+
+void run_run(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
+  const ScenarioSpec spec = load_scenario(scenario_path(o), o.overrides);
+  RunOptions options;
+  options.out = o.out.empty() ? fs::path("runs") / spec.name : fs::path(o.out);
+  options.threads = o.threads > 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  options.data_paths = models::resolve_data_paths(
+      o.data_dir ? std::optional<fs::path>(*o.data_dir) : std::nullopt);
+  options.progress = o.quiet ? ProgressMode::kQuiet
+                             : (isatty(STDERR_FILENO) ? ProgressMode::kBar : ProgressMode::kLines);
+  const RunReport report = run_scenario(spec, options, err);
+  print_result(report.summary, out);
+  out << fmt::format("results      {}\n", report.out.string());
+}
+
+void run_validate(const RunCommandOptions& o, std::ostream& out) {
+  const std::string path = scenario_path(o);
+  const ScenarioSpec spec = load_scenario(path, o.overrides);
+  check_topology(spec);
+  out << fmt::format("{}: ok ({}, {} agents)\n", path, spec.name, spec.agents);
+}
+
+void add_run_commands(CLI::App& app, std::ostream& out, std::ostream& err) {
+  auto options = std::make_shared<RunCommandOptions>();
+  CLI::App* run = app.add_subcommand("run", "Simulate a scenario and write its results");
+  run->add_option("scenario", options->scenario, "Scenario file (default: scenarios/default.json)");
+  run->add_option("-o,--out", options->out, "Output folder (default: runs/<name>)");
+  run->add_option("--set", options->overrides, "Override a key: /json/pointer=VALUE (repeatable)");
+  run->add_option("--threads", options->threads, "Threads for the agents' work (default: all cores)");
+  run->add_flag("--quiet", options->quiet, "No progress output");
+  run->add_option("--data-dir", options->data_dir, "Data folder (default: $DLSIM_DATA, else data/)");
+  run->callback([options, &out, &err] { run_run(*options, out, err); });
+
+  CLI::App* validate = app.add_subcommand("validate", "Check a scenario without running it");
+  validate->add_option("scenario", options->scenario, "Scenario file")->required();
+  validate->add_option("--set", options->overrides, "Override a key: /json/pointer=VALUE");
+  validate->callback([options, &out] { run_validate(*options, out); });
+}
+
+}  // namespace dlsim::cli

@@ -1,0 +1,32 @@
+// `dlsim run [SCENARIO.json] [-o OUT] [--set /pointer=VALUE ...] [--threads N] [--quiet]
+//  [--data-dir DIR]` and `dlsim validate SCENARIO.json [--set ...]`.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace dlsim::cli {
+
+struct RunCommandOptions {
+  std::string scenario;               // empty: scenarios/default.json
+  std::string out;                    // empty: runs/<name>
+  std::vector<std::string> overrides;  // --set
+  unsigned threads = 0;               // 0: all cores
+  bool quiet = false;
+  std::optional<std::string> data_dir;
+};
+
+/// Registers `run` and `validate`; results go to `out`, progress and warnings to `err`.
+void add_run_commands(CLI::App& app, std::ostream& out, std::ostream& err);
+/// Runs a scenario. Throws InputError for bad input.
+void run_run(const RunCommandOptions& options, std::ostream& out, std::ostream& err);
+/// Validates a scenario without running it (and builds its topology). Throws InputError.
+void run_validate(const RunCommandOptions& options, std::ostream& out);
+
+/// scenarios/default.json in the working directory, else in the source tree dlsim was built from.
+std::string default_scenario_path();
+
+}  // namespace dlsim::cli

@@ -1,0 +1,33 @@
+// An output folder that appears whole or not at all: files are written into OUT.tmp, and
+// commit() renames it to OUT (replacing an earlier OUT). Destroyed without commit(), it removes
+// OUT.tmp: a failed run leaves nothing behind.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace dlsim {
+
+class OutputFolder {
+ public:
+  /// Creates OUT.tmp (removing a stale one). InputError if it cannot be created.
+  explicit OutputFolder(std::filesystem::path final_path);
+  ~OutputFolder();
+  OutputFolder(const OutputFolder&) = delete;
+  OutputFolder& operator=(const OutputFolder&) = delete;
+
+  /// Path of `name` inside the folder being written.
+  std::string file(const std::string& name) const { return (staging_ / name).string(); }
+  /// Writes text to `name` in one go. InputError on failure.
+  void write_text(const std::string& name, const std::string& text) const;
+  /// Renames OUT.tmp to OUT. InputError on failure.
+  void commit();
+  const std::filesystem::path& final_path() const { return final_; }
+
+ private:
+  std::filesystem::path final_;
+  std::filesystem::path staging_;
+  bool committed_ = false;
+};
+
+}  // namespace dlsim

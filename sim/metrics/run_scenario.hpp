@@ -1,0 +1,31 @@
+// Runs one scenario to its output folder: builds the world, writes the resolved scenario.json,
+// streams metrics.csv at every evaluation point, and writes summary.json. The folder is written
+// as OUT.tmp and renamed at the end (a failed run leaves nothing behind).
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "models/data/data_paths.hpp"
+#include "sim/metrics/progress.hpp"
+#include "sim/scenario/scenario_spec.hpp"
+
+namespace dlsim {
+
+struct RunOptions {
+  std::filesystem::path out;  // the final output folder
+  unsigned threads = 1;       // agents' local work in parallel; results do not depend on it
+  models::DataPaths data_paths;
+  ProgressMode progress = ProgressMode::kQuiet;
+};
+
+struct RunReport {
+  nlohmann::json summary;  // what summary.json holds
+  std::filesystem::path out;
+};
+
+/// Runs `spec`; progress and warnings go to `log`. Throws InputError for missing or bad data.
+RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std::ostream& log);
+
+}  // namespace dlsim

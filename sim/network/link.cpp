@@ -1,0 +1,31 @@
+#include "sim/network/link.hpp"
+
+#include "sim/core/error.hpp"
+
+namespace dlsim {
+
+Link::Link(const LinkSpec& spec, RandomStream random)
+    : spec_(spec), wire_(spec.bandwidth_bps), random_(random) {
+  DLSIM_CHECK(spec.bandwidth_bps > 0, "link bandwidth must be positive");
+  DLSIM_CHECK(spec.latency.ns >= 0 && spec.jitter.ns >= 0,
+              "negative link latency {}ns or jitter {}ns", spec.latency.ns, spec.jitter.ns);
+  DLSIM_CHECK(spec.loss_probability >= 0.0 && spec.loss_probability <= 1.0,
+              "loss probability {} outside [0, 1]", spec.loss_probability);
+}
+
+Link::Transfer Link::offer(SimTime now, uint64_t size_bytes) {
+  counters_.sent.add(size_bytes);
+  Transfer transfer{wire_.finish(now, size_bytes) + spec_.latency, false};
+  // bernoulli() consumes no draw for p = 0 or 1, so a loss-free link keeps its stream for jitter.
+  if (random_.bernoulli(spec_.loss_probability)) {
+    transfer.lost = true;
+    counters_.dropped.add(size_bytes);
+    return transfer;
+  }
+  if (spec_.jitter.ns > 0)
+    transfer.arrival +=
+        SimTime{static_cast<int64_t>(random_.below(static_cast<uint64_t>(spec_.jitter.ns) + 1))};
+  return transfer;
+}
+
+}  // namespace dlsim

@@ -1,0 +1,192 @@
+#include "sim/network/network.hpp"
+
+#include <algorithm>
+
+#include "sim/core/error.hpp"
+
+namespace dlsim {
+namespace {
+
+std::vector<Serializer> make_nics(uint32_t n, uint64_t all_bps, const std::vector<uint64_t>& each,
+                                  const char* what) {
+  DLSIM_CHECK(each.empty() || each.size() == n, "{} per agent: {} entries for {} agents", what,
+              each.size(), n);
+  std::vector<Serializer> nics;
+  nics.reserve(n);
+  for (uint32_t i = 0; i < n; ++i) nics.emplace_back(each.empty() ? all_bps : each[i]);
+  return nics;
+}
+
+}  // namespace
+
+Network::Network(const topo::Graph& graph, const NetworkConfig& config, uint64_t seed)
+    : graph_(&graph),
+      header_bytes_(config.header_bytes),
+      uplinks_(make_nics(graph.node_count(), config.nic_uplink_bps, config.nic_uplink_bps_per_agent,
+                         "NIC uplink")),
+      downlinks_(make_nics(graph.node_count(), config.nic_downlink_bps,
+                           config.nic_downlink_bps_per_agent, "NIC downlink")),
+      agent_counters_(graph.node_count()),
+      router_(graph) {
+  links_.reserve(2 * graph.edges().size());
+  link_target_.reserve(2 * graph.edges().size());
+  for (const topo::Edge& e : graph.edges()) {
+    const LinkSpec spec{e.latency, e.bandwidth_bps, config.loss_probability, config.jitter};
+    links_.emplace_back(spec, RandomStream(seed, "link", links_.size()));
+    link_target_.push_back(e.v);
+    links_.emplace_back(spec, RandomStream(seed, "link", links_.size()));
+    link_target_.push_back(e.u);
+  }
+  out_begin_.assign(graph.node_count() + 1, 0);
+  out_.reserve(links_.size());
+  for (uint32_t i = 0; i < graph.node_count(); ++i) {
+    for (uint32_t j : graph.neighbors(i)) out_.push_back(OutLink{j, directed_link(graph, i, j)});
+    out_begin_[i + 1] = static_cast<uint32_t>(out_.size());
+  }
+}
+
+uint32_t Network::find_link(uint32_t from, uint32_t to) const {
+  const OutLink* first = out_.data() + out_begin_[from];
+  const OutLink* last = out_.data() + out_begin_[from + 1];
+  const OutLink* it =
+      std::lower_bound(first, last, to, [](const OutLink& o, uint32_t v) { return o.to < v; });
+  return it != last && it->to == to ? it->link : kNoLink;
+}
+
+uint32_t Network::send(Simulator& sim, AgentId from, AgentId to, uint64_t size_bytes,
+                       uint64_t tag) {
+  DLSIM_CHECK(from != to && from.value < graph_->node_count() && to.value < graph_->node_count(),
+              "message from {} to {} among {} agents", from.value, to.value, graph_->node_count());
+  uint32_t link = find_link(from.value, to.value);
+  uint32_t next_hop = Router::kEmptyRoute;
+  if (link == kNoLink) {
+    const uint32_t route = router_.route(from.value, to.value);
+    link = router_.hop(route);
+    next_hop = route + 1;
+  }
+  const uint32_t slot = allocate_slot();
+  Slot& s = slots_[slot];
+  s.message = NetMessage{from, to, size_bytes, tag, sim.now()};
+  s.link = link;
+  s.next_hop = next_hop;
+  agent_counters_[from.value].sent.add(wire_bytes(s));
+  Serializer& uplink = uplinks_[from.value];
+  if (uplink.enabled()) {
+    s.stage = Stage::kUplink;
+    sim.schedule_at(uplink.finish(sim.now(), wire_bytes(s)), EventKind::kNicRelease, from, slot);
+  } else {
+    enter_link(sim, slot);
+  }
+  return slot;
+}
+
+bool Network::handle(Simulator& sim, const Event& event) {
+  switch (event.kind()) {
+    case EventKind::kNicRelease:
+      DLSIM_CHECK(slots_[event.payload].stage == Stage::kUplink, "slot {} not in an uplink",
+                  event.payload);
+      enter_link(sim, event.payload);
+      return true;
+    case EventKind::kLinkArrival:
+      on_link_arrival(sim, event);
+      return true;
+    case EventKind::kDelivery:
+      on_delivery(event.payload);
+      return false;
+    default:
+      return false;
+  }
+}
+
+void Network::enter_link(Simulator& sim, uint32_t slot) {
+  Slot& s = slots_[slot];
+  const uint64_t bytes = wire_bytes(s);
+  const Link::Transfer transfer = links_[s.link].offer(sim.now(), bytes);
+  if (transfer.lost) {
+    agent_counters_[s.message.from.value].dropped.add(bytes);
+    free_slot(slot);
+    return;
+  }
+  s.stage = Stage::kOnLink;
+  const AgentId to = s.message.to;
+  // The last link of a message to an agent without downlink ends in the delivery itself: one
+  // event per hop, as ns-3's channel schedules the receive at the far device.
+  if (router_.hop(s.next_hop) == kNoLink && !downlinks_[to.value].enabled()) {
+    sim.schedule_at(transfer.arrival, EventKind::kDelivery, to, slot);
+  } else {
+    sim.schedule_at(transfer.arrival, EventKind::kLinkArrival, AgentId{link_target_[s.link]}, slot);
+  }
+}
+
+void Network::on_link_arrival(Simulator& sim, const Event& event) {
+  const uint32_t slot = event.payload;
+  Slot& s = slots_[slot];
+  DLSIM_CHECK(s.stage == Stage::kOnLink, "slot {} arrived but is not on a link", slot);
+  const uint64_t bytes = wire_bytes(s);
+  links_[s.link].record_delivery(bytes);
+  const uint32_t next = router_.hop(s.next_hop);
+  if (next != kNoLink) {
+    s.link = next;
+    ++s.next_hop;
+    enter_link(sim, slot);
+    return;
+  }
+  const AgentId to = s.message.to;
+  s.stage = Stage::kDownlink;
+  sim.schedule_at(downlinks_[to.value].finish(sim.now(), bytes), EventKind::kDelivery, to, slot);
+}
+
+void Network::on_delivery(uint32_t slot) {
+  Slot& s = slots_[slot];
+  const uint64_t bytes = wire_bytes(s);
+  if (s.stage == Stage::kOnLink) {
+    links_[s.link].record_delivery(bytes);
+  } else {
+    DLSIM_CHECK(s.stage == Stage::kDownlink, "slot {} delivered twice or never sent", slot);
+  }
+  s.stage = Stage::kArrived;
+  agent_counters_[s.message.to.value].received.add(bytes);
+}
+
+void Network::release(uint32_t slot) {
+  DLSIM_CHECK(slot < slots_.size() && slots_[slot].stage == Stage::kArrived,
+              "release of slot {}, which is not a delivered message (was its kDelivery event "
+              "passed to Network::handle?)",
+              slot);
+  free_slot(slot);
+}
+
+uint32_t Network::allocate_slot() {
+  if (free_slots_.empty()) {
+    slots_.emplace_back();
+    return static_cast<uint32_t>(slots_.size() - 1);
+  }
+  const uint32_t slot = free_slots_.back();
+  free_slots_.pop_back();
+  return slot;
+}
+
+void Network::free_slot(uint32_t slot) {
+  slots_[slot].stage = Stage::kFree;
+  free_slots_.push_back(slot);
+}
+
+LinkId Network::link_between(AgentId from, AgentId to) const {
+  DLSIM_CHECK(from.value < graph_->node_count() && to.value < graph_->node_count(),
+              "agents {} and {} among {}", from.value, to.value, graph_->node_count());
+  const uint32_t link = find_link(from.value, to.value);
+  DLSIM_CHECK(link != kNoLink, "agents {} and {} are not neighbours", from.value, to.value);
+  return LinkId{link};
+}
+
+AgentCounters Network::total_counters() const {
+  AgentCounters total;
+  for (const AgentCounters& c : agent_counters_) {
+    total.sent += c.sent;
+    total.received += c.received;
+    total.dropped += c.dropped;
+  }
+  return total;
+}
+
+}  // namespace dlsim

@@ -1,0 +1,134 @@
+// The network: moves byte counts between agents over the graph's links and schedules their
+// deliveries; it never sees a model (a message's tag is the agent layer's handle on its content).
+// Each undirected edge is two directed Links. Messages to neighbours take the direct link;
+// others follow shortest-latency routes (Router), store-and-forward with one event per hop, so
+// every link serves its messages in the order they actually reach it. Optional per-agent NICs:
+// an uplink every message an agent sends serialises through before its first link, and a
+// downlink every message it receives serialises through after its last link. Messages that an
+// agent only forwards use neither of its NICs.
+//
+// Events (payload = message slot): kNicRelease (agent = sender: the message left the uplink),
+// kLinkArrival (agent = the node at the far end of the link) and kDelivery (agent = receiver:
+// the message has fully arrived). The first two are the network's own; kDelivery is for the
+// agent layer, which reads message(slot) and then calls release(slot).
+//
+// Exact timing with S = size + header bytes and T_x(S) = ceil(8e9 S / bandwidth_x) ns:
+//   link:     arrival = max(t, busy_until) + T_link(S) + latency [+ jitter]
+//   uplink:   first link entered at max(t, up.busy_until) + T_up(S)
+//   downlink: delivery at max(last arrival, down.busy_until) + T_down(S)
+// so a broadcast to d idle neighbours through an uplink slower than the links delivers its k-th
+// message (k = 1..d) at k T_up(S) + T_link(S) + latency.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sim/core/event.hpp"
+#include "sim/core/simulator.hpp"
+#include "sim/network/link.hpp"
+#include "sim/network/router.hpp"
+#include "topologies/graph.hpp"
+
+namespace dlsim {
+
+/// Network-wide settings, plain data (the scenario layer fills it).
+struct NetworkConfig {
+  double loss_probability = 0.0;  ///< each message on each link is lost with this probability
+  SimTime jitter{};               ///< extra propagation delay per message and link, U[0, jitter]
+  uint64_t header_bytes = 0;      ///< added to every message's size on the wire
+  uint64_t nic_uplink_bps = 0;    ///< every agent's NIC uplink; 0 = none
+  uint64_t nic_downlink_bps = 0;  ///< every agent's NIC downlink; 0 = none
+  /// Per-agent overrides: empty, or one entry per node (0 = that agent has none).
+  std::vector<uint64_t> nic_uplink_bps_per_agent;
+  std::vector<uint64_t> nic_downlink_bps_per_agent;
+};
+
+/// What the network knows about a message (the content stays with the agent layer, behind the
+/// tag); valid from send() until release().
+struct NetMessage {
+  AgentId from;
+  AgentId to;
+  uint64_t size_bytes = 0;  ///< payload as given to send(), without the header
+  uint64_t tag = 0;         ///< the agent layer's handle, passed through untouched
+  SimTime sent_at{};
+};
+
+/// An agent's traffic. Bytes include the header. A message is counted as received when its
+/// kDelivery event is handled, and as dropped (for its sender) when a link loses it.
+struct AgentCounters {
+  TrafficCount sent;
+  TrafficCount received;
+  TrafficCount dropped;
+};
+
+class Network {
+ public:
+  /// Keeps a reference: `graph` must outlive the network. Link i gets RandomStream(seed, "link",
+  /// i); link ids as in router.hpp (edge k carries links 2k: u->v and 2k+1: v->u, u < v).
+  Network(const topo::Graph& graph, const NetworkConfig& config, uint64_t seed);
+
+  /// Sends size_bytes from `from` to `to` (!= from) at sim.now(); returns the message slot.
+  /// The message is delivered by a kDelivery event, or lost (then its slot is freed at once:
+  /// when the first link loses it, the returned slot is already free).
+  uint32_t send(Simulator& sim, AgentId from, AgentId to, uint64_t size_bytes, uint64_t tag);
+
+  /// Processes kNicRelease and kLinkArrival events and returns true. For a kDelivery event it
+  /// records the reception (counters) and returns false: the agent layer handles it next. Any
+  /// other kind: returns false. Call it for every event before the agent layer's own handling.
+  bool handle(Simulator& sim, const Event& event);
+
+  /// The message in `slot`. Precondition: the slot is live (sent and not yet released).
+  const NetMessage& message(uint32_t slot) const { return slots_[slot].message; }
+  /// Frees a delivered message's slot for reuse. Precondition: its kDelivery went through handle().
+  void release(uint32_t slot);
+  /// Messages sent and neither delivered-and-released nor lost.
+  size_t live_messages() const { return slots_.size() - free_slots_.size(); }
+
+  uint32_t link_count() const { return static_cast<uint32_t>(links_.size()); }
+  /// The directed link from -> to. Precondition: they are neighbours.
+  LinkId link_between(AgentId from, AgentId to) const;
+  const Link& link(LinkId id) const { return links_[id.value]; }
+  const AgentCounters& counters(AgentId agent) const { return agent_counters_[agent.value]; }
+  /// Sums over all agents.
+  AgentCounters total_counters() const;
+  const Serializer& uplink(AgentId agent) const { return uplinks_[agent.value]; }
+  const Serializer& downlink(AgentId agent) const { return downlinks_[agent.value]; }
+  const Router& router() const { return router_; }
+
+ private:
+  enum class Stage : uint8_t { kFree, kUplink, kOnLink, kDownlink, kArrived };
+  struct Slot {  // a live message and where it is: one record, one cache line
+    NetMessage message;
+    uint32_t link = kNoLink;  // the link it is on or enters next
+    uint32_t next_hop = 0;    // router_.hop(next_hop) is the link after `link` (kNoLink: last)
+    Stage stage = Stage::kFree;
+  };
+  struct OutLink {  // adjacency with link ids, so a send to a neighbour reads one short run
+    uint32_t to;
+    uint32_t link;
+  };
+
+  uint32_t find_link(uint32_t from, uint32_t to) const;
+  uint32_t allocate_slot();
+  void free_slot(uint32_t slot);
+  void enter_link(Simulator& sim, uint32_t slot);
+  void on_link_arrival(Simulator& sim, const Event& event);
+  void on_delivery(uint32_t slot);
+  uint64_t wire_bytes(const Slot& s) const { return s.message.size_bytes + header_bytes_; }
+
+  const topo::Graph* graph_;
+  uint64_t header_bytes_;
+  std::vector<Link> links_;
+  std::vector<uint32_t> link_target_;  // far end of each link
+  std::vector<uint32_t> out_begin_;    // out_[out_begin_[i] .. out_begin_[i+1]): node i's links
+  std::vector<OutLink> out_;           // sorted by neighbour
+  std::vector<Serializer> uplinks_;
+  std::vector<Serializer> downlinks_;
+  std::vector<AgentCounters> agent_counters_;
+  Router router_;
+  std::vector<Slot> slots_;  // indexed by message slot
+  std::vector<uint32_t> free_slots_;
+};
+
+}  // namespace dlsim

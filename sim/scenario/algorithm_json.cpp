@@ -1,0 +1,176 @@
+#include "sim/scenario/algorithm_json.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dlsim {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::pair<const char*, AlgorithmKind> kAlgorithms[] = {
+    {"centralized", AlgorithmKind::kCentralized}, {"none", AlgorithmKind::kNone},
+    {"dpsgd", AlgorithmKind::kDpsgd},             {"detsgrad", AlgorithmKind::kDetsgrad},
+    {"gossip", AlgorithmKind::kGossip},           {"elastic_gossip", AlgorithmKind::kElasticGossip},
+    {"allreduce", AlgorithmKind::kAllReduce},     {"local_sgd", AlgorithmKind::kLocalSgd}};
+
+DetsgradSpec parse_detsgrad(JsonObject& o, uint32_t agents, bool& scale_is_n) {
+  DetsgradSpec d;
+  d.alpha.a = o.number("a", 0.1, 0.0);
+  d.alpha.d = o.number("da", 1.0, 0.0);
+  d.beta.a = o.number("b", 2.525 * d.alpha.a, 0.0);
+  d.beta.d = o.number("db", 0.1, 0.0);
+  d.alpha.eps = d.beta.eps = o.number("eps", 1e-5, 0.0);
+  scale_is_n = o.has("gradient_scale") && o.raw("gradient_scale").is_string();
+  if (scale_is_n) {
+    if (o.string("gradient_scale") != "n")
+      o.fail("gradient_scale", "expected 1 or \"n\" (the number of agents)");
+    d.gradient_scale = agents;
+  } else {
+    d.gradient_scale = o.number("gradient_scale", 1.0, 0.0);
+  }
+  d.consensus = o.choice<ConsensusBase>(
+      "consensus", {{"broadcast", ConsensusBase::kBroadcast}, {"state", ConsensusBase::kState}},
+      ConsensusBase::kBroadcast);
+  return d;
+}
+
+}  // namespace
+
+std::string_view to_string(AlgorithmKind kind) {
+  for (const auto& [name, k] : kAlgorithms)
+    if (k == kind) return name;
+  return "?";
+}
+
+AlgorithmSpec parse_algorithm(JsonObject o, uint32_t agents) {
+  AlgorithmSpec a;
+  a.kind = o.choice<AlgorithmKind>(
+      "kind", {kAlgorithms[0], kAlgorithms[1], kAlgorithms[2], kAlgorithms[3], kAlgorithms[4],
+               kAlgorithms[5], kAlgorithms[6], kAlgorithms[7]});
+  switch (a.kind) {
+    case AlgorithmKind::kDetsgrad: a.detsgrad = parse_detsgrad(o, agents, a.gradient_scale_is_n); break;
+    case AlgorithmKind::kGossip:
+      a.gossip_mode = o.choice<GossipMode>("mode", {{"pull", GossipMode::kPull},
+                                                    {"push", GossipMode::kPush}},
+                                           GossipMode::kPull);
+      break;
+    case AlgorithmKind::kElasticGossip: a.elastic_alpha = o.number("alpha", 0.5, 0.0, 1.0); break;
+    case AlgorithmKind::kDpsgd: {
+      const std::string rule = o.string("weights", "metropolis_hastings");
+      const auto parsed = topo::mixing_rule_from_string(rule);
+      if (!parsed)
+        o.fail("weights", fmt::format("expected \"metropolis_hastings\", \"max_degree\" or "
+                                      "\"uniform\", got \"{}\"", rule));
+      a.mixing = *parsed;
+      break;
+    }
+    default: break;
+  }
+  o.finish();
+  return a;
+}
+
+json algorithm_to_json(const AlgorithmSpec& a) {
+  json j = {{"kind", std::string(to_string(a.kind))}};
+  switch (a.kind) {
+    case AlgorithmKind::kDetsgrad: {
+      const DetsgradSpec& d = a.detsgrad;
+      j.update({{"a", d.alpha.a}, {"da", d.alpha.d}, {"b", d.beta.a}, {"db", d.beta.d},
+                {"eps", d.alpha.eps},
+                {"consensus", d.consensus == ConsensusBase::kBroadcast ? "broadcast" : "state"}});
+      if (a.gradient_scale_is_n) j["gradient_scale"] = "n";
+      else j["gradient_scale"] = d.gradient_scale;
+      break;
+    }
+    case AlgorithmKind::kGossip: j["mode"] = a.gossip_mode == GossipMode::kPull ? "pull" : "push"; break;
+    case AlgorithmKind::kElasticGossip: j["alpha"] = a.elastic_alpha; break;
+    case AlgorithmKind::kDpsgd: j["weights"] = std::string(topo::to_string(a.mixing)); break;
+    default: break;
+  }
+  return j;
+}
+
+namespace {
+
+// Which trigger kinds an algorithm takes; empty: it takes no trigger.
+std::vector<TriggerKind> accepted_triggers(AlgorithmKind kind) {
+  using T = TriggerKind;
+  switch (kind) {
+    case AlgorithmKind::kDetsgrad: return {T::kAlways, T::kNever, T::kPeriodic, T::kProbability, T::kThreshold};
+    case AlgorithmKind::kGossip:
+    case AlgorithmKind::kElasticGossip: return {T::kAlways, T::kNever, T::kPeriodic, T::kProbability};
+    case AlgorithmKind::kLocalSgd: return {T::kAlways, T::kPeriodic};
+    default: return {};
+  }
+}
+
+TriggerSpec parse_trigger_object(JsonObject o) {
+  TriggerSpec t;
+  t.kind = o.choice<TriggerKind>("kind", {{"always", TriggerKind::kAlways},
+                                          {"never", TriggerKind::kNever},
+                                          {"periodic", TriggerKind::kPeriodic},
+                                          {"probability", TriggerKind::kProbability},
+                                          {"threshold", TriggerKind::kThreshold}});
+  if (t.kind == TriggerKind::kPeriodic) t.period = o.integer("tau", {}, 1);
+  if (t.kind == TriggerKind::kProbability) t.probability = o.number("p", {}, 0.0, 1.0);
+  if (t.kind == TriggerKind::kThreshold) {
+    t.v0 = o.number_or_inf("v0", {}, 0.0);
+    t.form = o.choice<ThresholdForm>("form", {{"decay", ThresholdForm::kDecay},
+                                              {"alpha", ThresholdForm::kAlpha}},
+                                     ThresholdForm::kDecay);
+    if (t.form == ThresholdForm::kDecay) {
+      t.decay = o.number("decay", 0.1, 0.0);
+      t.eps = o.number("eps", 1e-5, 0.0);
+    }
+    t.norm = o.choice<DriftNorm>("norm", {{"l2", DriftNorm::kL2}, {"l1", DriftNorm::kL1},
+                                          {"linf", DriftNorm::kLinf}},
+                                 DriftNorm::kL2);
+  }
+  o.finish();
+  return t;
+}
+
+}  // namespace
+
+std::optional<TriggerSpec> parse_trigger(const json* trigger, const std::string& file,
+                                         const std::string& pointer, AlgorithmKind algorithm) {
+  const std::vector<TriggerKind> accepted = accepted_triggers(algorithm);
+  const std::string name(to_string(algorithm));
+  if (accepted.empty()) {
+    if (trigger)
+      throw InputError(fmt::format("{}: {}: algorithm \"{}\" takes no trigger; remove it", file,
+                                   pointer, name));
+    return std::nullopt;
+  }
+  if (!trigger)
+    throw InputError(fmt::format("{}: {}: algorithm \"{}\" needs a trigger", file, pointer, name));
+  const TriggerSpec t = parse_trigger_object(JsonObject(*trigger, file, pointer));
+  if (std::find(accepted.begin(), accepted.end(), t.kind) == accepted.end())
+    throw InputError(fmt::format("{}: {}/kind: algorithm \"{}\" does not take a \"{}\" trigger",
+                                 file, pointer, name, to_string(t.kind)));
+  return t;
+}
+
+json trigger_to_json(const TriggerSpec& t) {
+  json j = {{"kind", std::string(to_string(t.kind))}};
+  switch (t.kind) {
+    case TriggerKind::kPeriodic: j["tau"] = t.period; break;
+    case TriggerKind::kProbability: j["p"] = t.probability; break;
+    case TriggerKind::kThreshold:
+      if (std::isinf(t.v0)) j["v0"] = "inf";
+      else j["v0"] = t.v0;
+      j["form"] = std::string(to_string(t.form));
+      if (t.form == ThresholdForm::kDecay) {
+        j["decay"] = t.decay;
+        j["eps"] = t.eps;
+      }
+      j["norm"] = std::string(to_string(t.norm));
+      break;
+    default: break;
+  }
+  return j;
+}
+
+}  // namespace dlsim

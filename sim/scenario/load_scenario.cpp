@@ -1,0 +1,61 @@
+#include "sim/scenario/load_scenario.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <variant>
+
+#include "models/model.hpp"
+#include "sim/scenario/algorithm_json.hpp"
+#include "sim/scenario/learning_json.hpp"
+#include "sim/scenario/run_json.hpp"
+#include "sim/scenario/topology_json.hpp"
+
+namespace dlsim {
+
+using nlohmann::json;
+
+json read_json_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot read the file", path));
+  try {
+    return json::parse(in);
+  } catch (const json::parse_error& e) {
+    // e.what() is "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
+    std::string what = e.what();
+    const size_t at = what.find("] ");
+    throw InputError(fmt::format("{}: byte {}: {}", path, e.byte,
+                                 at == std::string::npos ? what : what.substr(at + 2)));
+  }
+}
+
+void apply_override(json& scenario, const std::string& assignment) {
+  const size_t eq = assignment.find('=');
+  if (assignment.empty() || assignment[0] != '/' || eq == std::string::npos)
+    throw InputError(fmt::format("--set {}: expected /json/pointer=VALUE", assignment));
+  const std::string pointer = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  json value;
+  try {
+    value = json::parse(text);
+  } catch (const json::parse_error&) {
+    value = text;  // not JSON: a plain string such as 10Mbps
+  }
+  try {
+    const json::json_pointer ptr(pointer);
+    if (value.is_null()) {
+      if (scenario.contains(ptr)) scenario.at(ptr.parent_pointer()).erase(ptr.back());
+    } else {
+      scenario[ptr] = value;
+    }
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("--set {}: cannot set this pointer ({})", pointer, e.what()));
+  }
+}
+
+ScenarioSpec load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  json j = read_json_file(path);
+  for (const std::string& o : overrides) apply_override(j, o);
+  return parse_scenario(j, path);
+}
+
+}  // namespace dlsim

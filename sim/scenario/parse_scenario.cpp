@@ -1,0 +1,103 @@
+// parse_scenario and scenario_to_json (declared in load_scenario.hpp): the top level of a
+// scenario and the checks that span sections.
+#include <filesystem>
+#include <variant>
+
+#include "models/model.hpp"
+#include "sim/scenario/algorithm_json.hpp"
+#include "sim/scenario/learning_json.hpp"
+#include "sim/scenario/load_scenario.hpp"
+#include "sim/scenario/run_json.hpp"
+#include "sim/scenario/topology_json.hpp"
+
+namespace dlsim {
+
+using nlohmann::json;
+
+namespace {
+
+bool is_quadratic(const models::ModelSpec& m) {
+  return std::holds_alternative<models::QuadraticSpec>(m.arch);
+}
+
+// Sections that only make sense together.
+void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
+  const std::string& file = s.file;
+  if (is_quadratic(s.model) && s.data)
+    top.fail("data", "a quadratic model needs no data; remove this section");
+  if (!is_quadratic(s.model) && !s.data) top.fail("data", "required key is missing");
+  if (s.algorithm.kind == AlgorithmKind::kDetsgrad && j.contains("optimizer")) {
+    for (const auto& [key, value] : j.at("optimizer").items())
+      if (key != "kind" || value != "sgd")
+        throw InputError(fmt::format("{}: /optimizer/{}: DETSGRAD takes its step sizes from "
+                                     "/algorithm (a, da); the optimizer can only be {{\"kind\": "
+                                     "\"sgd\"}}", file, key));
+  }
+  if (s.data) {
+    const models::InputShape shape = input_shape(s.data);
+    const models::PartitionSpec& p = s.data->partition;
+    if (p.kind == models::PartitionKind::kByLabel && p.labels_per_agent > shape.classes)
+      throw InputError(fmt::format("{}: /data/partition/labels_per_agent: {} labels per agent, "
+                                   "but the dataset has {} classes", file, p.labels_per_agent,
+                                   shape.classes));
+    if (p.kind == models::PartitionKind::kExplicit && p.agent_classes.size() != s.agents)
+      throw InputError(fmt::format("{}: /data/partition/classes: {} class lists for {} agents",
+                                   file, p.agent_classes.size(), s.agents));
+  }
+  // Shapes are checked by building the architecture once (cheap: no parameters are allocated).
+  RandomStream unused(0);
+  try {
+    models::Model::build(s.model, input_shape(s.data), unused);
+  } catch (const InputError& e) {
+    JsonObject(j.at("model"), file, "/model").fail_relative(e.what());
+  }
+}
+
+}  // namespace
+
+ScenarioSpec parse_scenario(const json& j, const std::string& file) {
+  JsonObject top(j, file, "");
+  ScenarioSpec s;
+  s.file = file;
+  s.name = top.string("name", std::filesystem::path(file).stem().string());
+  s.seed = static_cast<uint64_t>(top.integer("seed", 1, 0));
+  s.agents = static_cast<uint32_t>(top.integer("agents", {}, 1, 10000000));
+  static const json kRing = {{"kind", "ring"}};
+  const json& topology_json = top.has("topology") ? top.raw("topology") : kRing;
+  s.topology = parse_topology(topology_json, file, "/topology", s.agents);
+  s.network = parse_network(top.object("network", true), s.agents, s.topology, topology_json);
+  s.time = parse_time(top.object("time", true), s.agents);
+  if (top.has("data")) s.data = parse_data(top.object("data"));
+  s.model = parse_model(top.object("model"));
+  s.init = top.choice<InitKind>("init", {{"common", InitKind::kCommon},
+                                         {"independent", InitKind::kIndependent}},
+                                InitKind::kCommon);
+  s.optimizer = parse_optimizer(top.object("optimizer", true));
+  s.algorithm = parse_algorithm(top.object("algorithm"), s.agents);
+  s.trigger = parse_trigger(top.has("trigger") ? &top.raw("trigger") : nullptr, file, "/trigger",
+                            s.algorithm.kind);
+  s.run = parse_run(top.object("run"));
+  top.finish();
+  check_combinations(top, j, s);
+  return s;
+}
+
+json scenario_to_json(const ScenarioSpec& s) {
+  json j = {{"name", s.name},
+            {"seed", s.seed},
+            {"agents", s.agents},
+            {"topology", topology_to_json(s.topology)},
+            {"network", network_to_json(s.network)},
+            {"time", time_to_json(s.time)},
+            {"model", model_to_json(s.model)},
+            {"init", s.init == InitKind::kCommon ? "common" : "independent"},
+            {"algorithm", algorithm_to_json(s.algorithm)},
+            {"run", run_to_json(s.run)}};
+  if (s.data) j["data"] = data_to_json(*s.data);
+  j["optimizer"] = s.algorithm.kind == AlgorithmKind::kDetsgrad ? json{{"kind", "sgd"}}
+                                                                : optimizer_to_json(s.optimizer);
+  if (s.trigger) j["trigger"] = trigger_to_json(*s.trigger);
+  return j;
+}
+
+}  // namespace dlsim

@@ -1,0 +1,103 @@
+#include "sim/scenario/run_json.hpp"
+
+#include "sim/core/units.hpp"
+
+namespace dlsim {
+
+using nlohmann::json;
+
+NetworkConfig parse_network(JsonObject o, uint32_t agents, topo::TopologySpec& topology,
+                            const json& topology_json) {
+  NetworkConfig n;
+  if (o.has("latency")) {
+    const SimTime latency = o.duration("latency");
+    if (!topology_json.contains("latency")) topology.latency = {latency, latency};
+  }
+  if (o.has("bandwidth")) {
+    const uint64_t bps = o.rate_bps("bandwidth");
+    if (!topology_json.contains("bandwidth")) topology.bandwidth_bps = {bps, bps};
+  }
+  n.loss_probability = o.number("loss", 0.0, 0.0, 1.0);
+  n.jitter = o.duration("jitter", SimTime{});
+  n.header_bytes = o.size_bytes("header", 0);
+  JsonObject nic = o.object("nic", true);
+  n.nic_uplink_bps = nic.has("uplink") ? nic.rate_bps("uplink") : 0;
+  n.nic_downlink_bps = nic.has("downlink") ? nic.rate_bps("downlink") : 0;
+  nic.finish();
+  o.finish();
+  (void)agents;
+  return n;
+}
+
+json network_to_json(const NetworkConfig& n) {
+  json j = {{"loss", n.loss_probability},
+            {"jitter", format_duration(n.jitter)},
+            {"header", format_size(n.header_bytes)},
+            {"nic", json::object()}};
+  if (n.nic_uplink_bps) j["nic"]["uplink"] = format_rate(n.nic_uplink_bps);
+  if (n.nic_downlink_bps) j["nic"]["downlink"] = format_rate(n.nic_downlink_bps);
+  return j;
+}
+
+TimeSpec parse_time(JsonObject o, uint32_t agents) {
+  TimeSpec t;
+  t.mode = o.choice<TimeMode>("mode", {{"sync", TimeMode::kSync}, {"async", TimeMode::kAsync}},
+                              TimeMode::kSync);
+  JsonObject c = o.object("compute", true);
+  ComputeSpec& s = t.compute;
+  if (c.has("step")) {
+    if (c.has("gflops")) c.fail("gflops", "give either \"step\" or \"gflops\", not both");
+    s.step = c.duration("step");
+  } else {
+    s.gflops = c.number("gflops", 50.0, 1e-9);
+  }
+  if (c.has("speeds")) {
+    s.speed_factors = c.numbers("speeds", 1e-9, 1e9);
+    if (s.speed_factors.size() != agents)
+      c.fail("speeds", fmt::format("expected one speed factor per agent ({}), got {}", agents,
+                                   s.speed_factors.size()));
+  }
+  if (c.has("heterogeneity")) {
+    JsonObject h = c.object("heterogeneity");
+    s.speed_min = h.number("min", {}, 1e-9);
+    s.speed_max = h.number("max", {}, s.speed_min);
+    h.finish();
+  }
+  if (c.has("stragglers")) {
+    JsonObject st = c.object("stragglers");
+    s.straggler_fraction = st.number("fraction", {}, 0.0, 1.0);
+    s.straggler_factor = st.number("factor", {}, 1.0);
+    st.finish();
+  }
+  c.finish();
+  o.finish();
+  return t;
+}
+
+json time_to_json(const TimeSpec& t) {
+  const ComputeSpec& s = t.compute;
+  json c = json::object();
+  if (s.step) c["step"] = format_duration(*s.step);
+  else c["gflops"] = s.gflops;
+  if (!s.speed_factors.empty()) c["speeds"] = s.speed_factors;
+  c["heterogeneity"] = {{"min", s.speed_min}, {"max", s.speed_max}};
+  c["stragglers"] = {{"fraction", s.straggler_fraction}, {"factor", s.straggler_factor}};
+  return {{"mode", t.mode == TimeMode::kSync ? "sync" : "async"}, {"compute", c}};
+}
+
+RunSpec parse_run(JsonObject o) {
+  RunSpec r;
+  r.iterations = o.integer("iterations", {}, 1, int64_t{1} << 40);
+  r.eval_every = o.integer("eval_every", 0, 0, r.iterations);
+  r.eval_samples = static_cast<uint32_t>(o.integer("eval_samples", 2000, 1, 100000000));
+  r.eval_batch = static_cast<uint32_t>(o.integer("eval_batch", 500, 1, 1 << 20));
+  o.finish();
+  return r;
+}
+
+json run_to_json(const RunSpec& r) {
+  return {{"iterations", r.iterations}, {"eval_every", r.eval_every},
+          {"eval_samples", r.eval_samples}, {"eval_batch", r.eval_batch}};
+}
+
+}  // namespace dlsim

@@ -1,0 +1,24 @@
+// The execution sections of a scenario as JSON: "network", "time", "run". Parsing (errors name
+// file and JSON pointer) and rendering back with every default filled in.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "sim/scenario/json_object.hpp"
+#include "sim/scenario/scenario_spec.hpp"
+
+namespace dlsim {
+
+/// network: loss, jitter, header, nic. Its "latency" and "bandwidth" become the topology's
+/// per-edge defaults (unless the topology object sets its own), so they are applied to `topology`.
+NetworkConfig parse_network(JsonObject o, uint32_t agents, topo::TopologySpec& topology,
+                            const nlohmann::json& topology_json);
+nlohmann::json network_to_json(const NetworkConfig& network);
+
+TimeSpec parse_time(JsonObject o, uint32_t agents);
+nlohmann::json time_to_json(const TimeSpec& time);
+
+RunSpec parse_run(JsonObject o);
+nlohmann::json run_to_json(const RunSpec& run);
+
+}  // namespace dlsim

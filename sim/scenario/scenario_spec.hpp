@@ -1,0 +1,91 @@
+// A scenario as validated plain structs: what load_scenario produces and build_world consumes.
+// Every key, unit and default is documented in scenarios/README.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/data/load_dataset.hpp"
+#include "models/data/partition.hpp"
+#include "models/model_spec.hpp"
+#include "models/optimizer.hpp"
+#include "sim/agents/detsgrad.hpp"
+#include "sim/agents/driver.hpp"
+#include "sim/agents/gossip.hpp"
+#include "sim/agents/trigger.hpp"
+#include "sim/network/network.hpp"
+#include "topologies/mixing.hpp"
+#include "topologies/topology_spec.hpp"
+
+namespace dlsim {
+
+enum class AlgorithmKind {
+  kCentralized,    // one model, all the data: the reference
+  kNone,           // no communication
+  kDpsgd,          // D-PSGD with a mixing matrix
+  kDetsgrad,       // event-triggered consensus + innovation
+  kGossip,         // Gossiping SGD, pull or push
+  kElasticGossip,  // Elastic Gossip
+  kAllReduce,      // all-reduce SGD (gradient averaging)
+  kLocalSgd,       // periodic model averaging
+};
+
+struct AlgorithmSpec {
+  AlgorithmKind kind = AlgorithmKind::kDetsgrad;
+  DetsgradSpec detsgrad;                    // kDetsgrad
+  bool gradient_scale_is_n = false;         // kDetsgrad: "gradient_scale": "n"
+  GossipMode gossip_mode = GossipMode::kPull;  // kGossip
+  double elastic_alpha = 0.5;               // kElasticGossip
+  topo::MixingRule mixing = topo::MixingRule::kMetropolisHastings;  // kDpsgd
+};
+
+/// Per-step compute time: a fixed duration, or FLOPs of one training step / agent speed.
+struct ComputeSpec {
+  std::optional<SimTime> step;          // "step": fixed time per step
+  double gflops = 50.0;                 // otherwise: agent speed in GFLOP/s
+  std::vector<double> speed_factors;    // "speeds": per-agent multipliers (empty: all 1)
+  double speed_min = 1.0, speed_max = 1.0;  // "heterogeneity": uniform multiplier range
+  double straggler_fraction = 0.0;      // "stragglers": this share of agents ...
+  double straggler_factor = 1.0;        // ... is this many times slower
+};
+
+struct TimeSpec {
+  TimeMode mode = TimeMode::kSync;
+  ComputeSpec compute;
+};
+
+enum class InitKind { kCommon, kIndependent };
+
+struct DataSection {
+  models::DataSpec dataset;
+  models::PartitionSpec partition;
+  uint32_t batch_size = 32;
+};
+
+struct RunSpec {
+  int64_t iterations = 0;
+  int64_t eval_every = 0;       // 0: only at the end
+  uint32_t eval_samples = 2000;  // test samples per evaluation (a fixed stratified subset)
+  uint32_t eval_batch = 500;
+};
+
+struct ScenarioSpec {
+  std::string file;  // where it was read from, for messages and relative paths
+  std::string name;
+  uint64_t seed = 1;
+  uint32_t agents = 1;
+  topo::TopologySpec topology;
+  NetworkConfig network;
+  TimeSpec time;
+  std::optional<DataSection> data;  // absent for quadratic models
+  models::ModelSpec model;
+  InitKind init = InitKind::kCommon;
+  models::OptimizerSpec optimizer;
+  AlgorithmSpec algorithm;
+  std::optional<TriggerSpec> trigger;  // for algorithms that take one
+  RunSpec run;
+};
+
+}  // namespace dlsim

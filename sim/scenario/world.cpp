@@ -1,0 +1,147 @@
+#include "sim/scenario/world.hpp"
+
+#include <numeric>
+
+#include "models/data/load_dataset.hpp"
+#include "sim/agents/detsgrad.hpp"
+#include "sim/agents/dpsgd.hpp"
+#include "sim/agents/elastic_gossip.hpp"
+#include "sim/agents/gossip.hpp"
+#include "sim/agents/no_communication.hpp"
+#include "sim/agents/ring_allreduce.hpp"
+#include "topologies/generators.hpp"
+
+namespace dlsim {
+namespace {
+
+std::unique_ptr<Algorithm> make_algorithm(World& w) {
+  const AlgorithmSpec& a = w.spec.algorithm;
+  const TriggerSpec trigger = w.spec.trigger.value_or(TriggerSpec{});
+  switch (a.kind) {
+    case AlgorithmKind::kCentralized:
+    case AlgorithmKind::kNone: return std::make_unique<NoCommunication>();
+    case AlgorithmKind::kDpsgd:
+      w.mixing.emplace(w.graph, a.mixing);
+      return std::make_unique<Dpsgd>(*w.mixing);
+    case AlgorithmKind::kDetsgrad: return std::make_unique<Detsgrad>(a.detsgrad, trigger, w.graph);
+    case AlgorithmKind::kGossip: return std::make_unique<GossipSgd>(a.gossip_mode, trigger, w.graph);
+    case AlgorithmKind::kElasticGossip:
+      return std::make_unique<ElasticGossip>(a.elastic_alpha, trigger, w.graph);
+    case AlgorithmKind::kAllReduce: return std::make_unique<RingAllReduce>(ReduceWhat::kGradients, trigger);
+    case AlgorithmKind::kLocalSgd: return std::make_unique<RingAllReduce>(ReduceWhat::kModels, trigger);
+  }
+  return nullptr;
+}
+
+// A random subset of the test set, fixed by the seed: every evaluation uses the same samples.
+models::Dataset make_eval_set(const models::Dataset& test, uint32_t samples, uint64_t seed) {
+  std::vector<uint32_t> order(test.size());
+  std::iota(order.begin(), order.end(), 0u);
+  RandomStream rng(seed, "eval", 0);
+  rng.shuffle(std::span<uint32_t>(order));
+  order.resize(std::min<size_t>(samples, order.size()));
+  models::Dataset out = test;
+  out.features.resize(static_cast<Eigen::Index>(test.sample_dim()),
+                      static_cast<Eigen::Index>(order.size()));
+  out.labels.resize(order.size());
+  for (size_t k = 0; k < order.size(); ++k) {
+    out.features.col(static_cast<Eigen::Index>(k)) = test.features.col(order[k]);
+    out.labels[k] = test.labels[order[k]];
+  }
+  return out;
+}
+
+void load_data(World& w, const models::DataPaths& paths) {
+  const ScenarioSpec& s = w.spec;
+  w.data = std::make_shared<const models::DatasetSplit>(
+      models::load_dataset(s.data->dataset, paths, s.seed));
+  w.eval_set = make_eval_set(w.data->test, s.run.eval_samples, s.seed);
+}
+
+// Shards: the partition of the scenario, or (centralized) all training samples for one agent.
+std::vector<std::vector<uint32_t>> make_shards(World& w, uint32_t agents) {
+  const ScenarioSpec& s = w.spec;
+  if (w.is_quadratic()) return std::vector<std::vector<uint32_t>>(agents);
+  if (s.algorithm.kind == AlgorithmKind::kCentralized) {
+    std::vector<uint32_t> all(w.data->train.size());
+    std::iota(all.begin(), all.end(), 0u);
+    return {all};
+  }
+  models::Partition p = models::make_partition(s.data->partition, w.data->train, agents, s.seed);
+  w.class_counts = std::move(p.class_counts);
+  return std::move(p.shards);
+}
+
+void build_agents(World& w, uint32_t agents, const models::DataPaths& paths) {
+  const ScenarioSpec& s = w.spec;
+  if (s.data) load_data(w, paths);
+  std::vector<std::vector<uint32_t>> shards = make_shards(w, agents);
+  const models::InputShape shape =
+      w.is_quadratic() ? models::InputShape{1, 1, 1, 1}
+                       : models::InputShape{w.data->train.channels, w.data->train.height,
+                                            w.data->train.width, w.data->train.num_classes};
+  const uint32_t batch = s.data ? s.data->batch_size *
+                                      (s.algorithm.kind == AlgorithmKind::kCentralized ? s.agents : 1)
+                                : 1;
+  std::shared_ptr<const models::Dataset> train(w.data, w.data ? &w.data->train : nullptr);
+  std::vector<const models::Model*> models;
+  w.agents.reserve(agents);
+  for (uint32_t i = 0; i < agents; ++i) {
+    RandomStream target_rng(s.seed, "target", i);
+    models::Model model = models::Model::build(s.model, shape, target_rng);
+    ParamVector x0(model.parameter_count());
+    RandomStream init_rng(s.seed, "init", s.init == InitKind::kCommon ? 0 : i);
+    model.initialize(x0, init_rng);
+    auto learner = std::make_unique<ModelLearner>(std::move(model), s.optimizer, train,
+                                                  std::move(shards[i]), batch, s.seed, AgentId{i});
+    w.learners.push_back(learner.get());
+    w.agents.emplace_back(AgentId{i}, s.seed, std::move(learner), std::move(x0));
+    models.push_back(&w.learners.back()->model());
+  }
+  if (w.is_quadratic()) {
+    auto optimum = std::make_shared<const Eigen::VectorXf>(models::quadratic_optimum(models));
+    for (ModelLearner* l : w.learners) l->model().set_optimum(optimum);
+  }
+}
+
+void warn_about_stability(World& w) {
+  const AlgorithmSpec& a = w.spec.algorithm;
+  if (a.kind != AlgorithmKind::kDetsgrad) return;
+  uint32_t max_degree = 0;
+  for (uint32_t i = 0; i < w.graph.node_count(); ++i) max_degree = std::max(max_degree, w.graph.degree(i));
+  const double beta0 = a.detsgrad.beta.at(0);
+  if (beta0 * max_degree >= 1.0)
+    w.warnings.push_back(fmt::format(
+        "{}: /algorithm/b: beta_0 * max degree = {} * {} = {:.3g} >= 1: the consensus step is "
+        "unstable until beta_k decays below 1/{}", w.spec.file, beta0, max_degree,
+        beta0 * max_degree, max_degree));
+}
+
+}  // namespace
+
+void check_topology(const ScenarioSpec& spec) {
+  if (spec.algorithm.kind != AlgorithmKind::kCentralized) topo::build_topology(spec.topology, spec.seed);
+}
+
+std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataPaths& paths) {
+  auto w = std::make_unique<World>(spec);
+  const bool centralized = spec.algorithm.kind == AlgorithmKind::kCentralized;
+  const uint32_t agents = centralized ? 1 : spec.agents;
+  if (centralized) {
+    w->graph = topo::Graph(1, {});
+  } else {
+    w->graph = topo::build_topology(spec.topology, spec.seed);
+  }
+  w->network = std::make_unique<Network>(w->graph, spec.network, spec.seed);
+  build_agents(*w, agents, paths);
+  w->algorithm = make_algorithm(*w);
+  w->algorithm->start(w->agents);
+  w->swarm = std::make_unique<Swarm>(w->sim, *w->network, *w->algorithm, w->agents);
+  const uint32_t batch = w->is_quadratic() ? 1 : w->learners.front()->batch_size();
+  const double flops = w->learners.front()->model().flops_per_sample(models::Phase::kTrain) * batch;
+  w->driver = DriverConfig{spec.time.mode, spec.run.iterations, compute_times(spec, agents, flops)};
+  warn_about_stability(*w);
+  return w;
+}
+
+}  // namespace dlsim

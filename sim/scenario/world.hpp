@@ -1,0 +1,54 @@
+// The world of one run, built from a validated scenario: graph and network, the shared dataset
+// and the shards, one Agent per node with its model, optimizer, learner and streams, the
+// algorithm, and the simulator that will run it all. Built once; the driver then owns the clock.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/data/data_paths.hpp"
+#include "sim/agents/algorithm.hpp"
+#include "sim/agents/driver.hpp"
+#include "sim/agents/model_learner.hpp"
+#include "sim/agents/swarm.hpp"
+#include "sim/scenario/scenario_spec.hpp"
+#include "topologies/mixing.hpp"
+
+namespace dlsim {
+
+struct World {
+  ScenarioSpec spec;
+  Simulator sim;
+  topo::Graph graph;
+  std::optional<topo::MixingWeights> mixing;   // D-PSGD only
+  std::unique_ptr<Network> network;
+  std::shared_ptr<const models::DatasetSplit> data;  // null for quadratic models
+  models::Dataset eval_set;                    // the fixed test subset every evaluation uses
+  std::vector<std::vector<uint32_t>> class_counts;  // [agent][class] of the shards
+  std::vector<Agent> agents;
+  std::vector<ModelLearner*> learners;         // agents[i].learner, typed
+  std::unique_ptr<Algorithm> algorithm;
+  std::unique_ptr<Swarm> swarm;
+  DriverConfig driver;
+  std::vector<std::string> warnings;           // shown to the user, not fatal
+
+  explicit World(const ScenarioSpec& s) : spec(s), sim(s.seed) {}
+  bool is_quadratic() const { return !data; }
+  uint64_t parameter_count() const { return static_cast<uint64_t>(agents.front().x.size()); }
+};
+
+/// Builds everything a run needs (loads the dataset from `paths`). InputError for data that is
+/// missing or malformed. Centralized SGD becomes one agent holding all the training data with a
+/// batch of batch_size x agents (the same samples per iteration as the decentralized runs).
+std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataPaths& paths);
+
+/// Builds the scenario's graph only (files, connectivity), for `dlsim validate`. InputError.
+void check_topology(const ScenarioSpec& spec);
+
+/// Per-agent compute time of one step (time.compute; see scenarios/README.md).
+std::vector<SimTime> compute_times(const ScenarioSpec& spec, uint32_t agents,
+                                   double flops_per_step);
+
+}  // namespace dlsim

@@ -1,0 +1,139 @@
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sim/cli/app.hpp"
+#include "sim/cli/build_info.hpp"
+#include "sim/scenario/load_scenario.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result run_dlsim(std::vector<std::string> args) {
+  args.insert(args.begin(), "dlsim");
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const int code = dlsim::cli::run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::string scratch(const std::string& name) {
+  const fs::path p = fs::path(DLSIM_BINARY_DIR) / "tests" / "cli_runs" / name;
+  fs::remove_all(p);
+  fs::create_directories(p.parent_path());
+  return p.string();
+}
+
+std::string smoke(const std::string& name) {
+  return std::string(DLSIM_SOURCE_DIR) + "/scenarios/smoke/" + name + ".json";
+}
+
+json summary(const std::string& out) {
+  std::ifstream in(out + "/summary.json");
+  return json::parse(in);
+}
+
+std::string fingerprint_of(const std::string& scenario, std::vector<std::string> extra = {}) {
+  const std::string out = scratch("fp");
+  std::vector<std::string> args{"run", scenario, "-o", out, "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const Result r = run_dlsim(args);
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  return summary(out)["fingerprint"];
+}
+
+}  // namespace
+
+TEST_CASE("dlsim run writes the resolved scenario, metrics.csv and summary.json") {
+  const std::string out = scratch("detsgrad");
+  const Result r = run_dlsim({"run", smoke("detsgrad"), "-o", out, "--quiet"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.err.empty());
+  CHECK(r.out.find("results      " + out) != std::string::npos);
+  const json s = summary(out);
+  CHECK(s["status"] == "ok");
+  CHECK(s["iterations"] == 60);
+  CHECK(s["comm"]["events_per_agent"].size() == 4);
+  CHECK(s["final"]["accuracy_mean"].get<double>() > 0.5);
+  std::ifstream csv(out + "/metrics.csv");
+  std::string header, line;
+  std::getline(csv, header);
+  CHECK(header.rfind("iteration,time_s,agent,test_loss,test_accuracy", 0) == 0);
+  int rows = 0;
+  while (std::getline(csv, line)) ++rows;
+  CHECK(rows == 4 * 5);  // iterations 0, 20, 40, 60 plus... 4 points x (4 agents + avg)
+  CHECK_FALSE(fs::exists(out + ".tmp"));
+}
+
+TEST_CASE("a resolved scenario re-runs to the same fingerprint") {
+  const std::string out = scratch("first");
+  REQUIRE(run_dlsim({"run", smoke("gossip-pull"), "-o", out, "--quiet"}).code == 0);
+  CHECK(fingerprint_of(out + "/scenario.json") == summary(out)["fingerprint"]);
+}
+
+TEST_CASE("threads 1 and 2 give identical fingerprints in both time modes") {
+  for (const char* name : {"elastic-gossip", "detsgrad-async", "gossip-async-lossy"}) {
+    CAPTURE(name);
+    CHECK(fingerprint_of(smoke(name), {"--threads", "1"}) ==
+          fingerprint_of(smoke(name), {"--threads", "2"}));
+  }
+}
+
+TEST_CASE("the same seed gives the same fingerprint and another seed a different one") {
+  const std::string a = fingerprint_of(smoke("gossip-push"));
+  CHECK(fingerprint_of(smoke("gossip-push")) == a);
+  CHECK(fingerprint_of(smoke("gossip-push"), {"--set", "/seed=2"}) != a);
+}
+
+TEST_CASE("a bad scenario exits 2 with one line naming the pointer, and leaves no folder") {
+  const std::string out = scratch("bad");
+  const Result r = run_dlsim({"run", smoke("dpsgd"), "-o", out, "--set", "/network/bandwidth=10 MB"});
+  CHECK(r.code == 2);
+  CHECK(r.err == "dlsim: " + smoke("dpsgd") +
+                     ": /network/bandwidth: expected a rate such as \"10Mbps\", got \"10 MB\"\n");
+  CHECK_FALSE(fs::exists(out));
+  CHECK_FALSE(fs::exists(out + ".tmp"));
+  const Result missing_data = run_dlsim({"run", smoke("dpsgd"), "-o", out, "--quiet", "--set",
+                                     "/data/dataset=\"mnist\"", "--set", "/data/synthetic=null",
+                                     "--data-dir", out + "-nowhere"});
+  CHECK(missing_data.code == 2);
+  CHECK(missing_data.err.find("tools/setup.sh") != std::string::npos);
+  CHECK_FALSE(fs::exists(out + ".tmp"));
+}
+
+TEST_CASE("dlsim validate accepts a good scenario and rejects a bad one") {
+  CHECK(run_dlsim({"validate", smoke("allreduce")}).code == 0);
+  const Result r = run_dlsim({"validate", smoke("allreduce"), "--set", "/trigger={\"kind\":\"always\"}"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find(": /trigger: algorithm \"allreduce\" takes no trigger") != std::string::npos);
+}
+
+TEST_CASE("golden fingerprints of the smoke scenarios") {
+  std::ifstream in(std::string(DLSIM_SOURCE_DIR) + "/tests/golden/smoke_fingerprints.json");
+  REQUIRE(in);
+  const json golden = json::parse(in);
+  if (golden["build"] != dlsim::cli::build_key()) {
+    MESSAGE("goldens were recorded with " << golden["build"] << ", this build is "
+                                          << dlsim::cli::build_key() << ": skipped");
+    return;
+  }
+  size_t checked = 0;
+  for (const auto& entry : fs::directory_iterator(std::string(DLSIM_SOURCE_DIR) + "/scenarios/smoke")) {
+    const std::string name = entry.path().stem().string();
+    CAPTURE(name);
+    REQUIRE(golden["fingerprints"].contains(name));
+    CHECK(fingerprint_of(entry.path().string()) == golden["fingerprints"][name]);
+    ++checked;
+  }
+  CHECK(checked == golden["fingerprints"].size());
+}

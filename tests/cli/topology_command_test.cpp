@@ -1,0 +1,118 @@
+// `dlsim topology`: the report for the README's default job, and exit codes and error lines of
+// the built binary (run as a child process, as a user would).
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sim/cli/app.hpp"
+
+namespace {
+
+const std::string kSource = DLSIM_SOURCE_DIR;
+const std::filesystem::path kScratch =
+    std::filesystem::path(DLSIM_BINARY_DIR) / "test-files" / "cli";
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string write_file(const std::string& name, const std::string& text) {
+  std::filesystem::create_directories(kScratch);
+  const std::string path = (kScratch / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+struct Run {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+// Runs build/dlsim with `args`, capturing stdout and stderr in files named after `tag`.
+Run run_binary(const std::string& tag, const std::string& args) {
+  std::filesystem::create_directories(kScratch);
+  const auto out = kScratch / (tag + ".out"), err = kScratch / (tag + ".err");
+  const std::string command =
+      std::string(DLSIM_BINARY_DIR) + "/dlsim " + args + " >" + out.string() + " 2>" + err.string();
+  const int status = std::system(command.c_str());
+  return Run{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
+}
+
+}  // namespace
+
+TEST_CASE("dlsim topology prints the torus4x4 metrics table") {
+  const std::string file = kSource + "/topologies/examples/torus4x4.json";
+  const char* argv[] = {"dlsim", "topology", file.c_str()};
+  std::ostringstream out, err;
+  CHECK(dlsim::cli::run_cli(3, argv, out, err) == 0);
+  CHECK(err.str().empty());
+  CHECK(out.str() ==
+        "topology      torus 4 x 4 (seed 1)\n"
+        "nodes         16\n"
+        "edges         32\n"
+        "degree        min 4, mean 4.00, max 4\n"
+        "components    1\n"
+        "diameter      4 hops\n"
+        "spectral gap  0.400000 (1 - |lambda_2| of the metropolis_hastings weights)\n"
+        "latency       min 2ms, max 2ms\n"
+        "bandwidth     min 100Mbps, max 100Mbps\n");
+}
+
+TEST_CASE("the dlsim binary exits 0 on a good file") {
+  const Run r = run_binary("good", kSource + "/topologies/examples/ring16.json");
+  CHECK(r.exit_code == 2);  // no subcommand given
+  const Run ok = run_binary("good2", "topology " + kSource + "/topologies/examples/ring16.json");
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.out.find("nodes         16\n") != std::string::npos);
+  CHECK(ok.err.empty());
+}
+
+TEST_CASE("a bad unit exits 2 with the file and pointer on one stderr line") {
+  const std::string file = write_file("bad_unit.json", R"({"kind": "ring", "n": 8,
+      "bandwidth": "10 MB"})");
+  const Run r = run_binary("bad_unit", "topology " + file);
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err ==
+        "dlsim: " + file + ": /bandwidth: expected a rate such as \"10Mbps\", got \"10 MB\"\n");
+}
+
+TEST_CASE("a missing file exits 2 naming it") {
+  const Run r = run_binary("missing", "topology /nonexistent/topology.json");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err ==
+        "dlsim: /nonexistent/topology.json: cannot open the file: No such file or directory\n");
+}
+
+TEST_CASE("command-line mistakes exit 2") {
+  CHECK(run_binary("no_file", "topology").exit_code == 2);
+  CHECK(run_binary("bad_option", "topology x.json --frobnicate").exit_code == 2);
+  CHECK(run_binary("bad_command", "frobnicate").exit_code == 2);
+  const Run help = run_binary("help", "topology --help");
+  CHECK(help.exit_code == 0);
+  CHECK(help.out.find("Usage: dlsim topology") != std::string::npos);
+}
+
+TEST_CASE("--dot writes the graph through a temporary file") {
+  const auto dot = kScratch / "ring16.dot";
+  std::filesystem::remove(dot);
+  const Run r = run_binary(
+      "dot", "topology " + kSource + "/topologies/examples/ring16.json --dot " + dot.string());
+  CHECK(r.exit_code == 0);
+  CHECK_FALSE(std::filesystem::exists(dot.string() + ".tmp"));
+  const std::string text = read_text(dot);
+  CHECK(text.starts_with("graph dlsim {\n"));
+  CHECK(text.find("  0 -- 15 [latency=\"1ms\", bandwidth=\"1Gbps\"];\n") != std::string::npos);
+  const Run bad =
+      run_binary("dot_bad", "topology " + kSource +
+                                "/topologies/examples/ring16.json --dot /nonexistent/x.dot");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.starts_with("dlsim: /nonexistent/x.dot.tmp: cannot write"));
+}

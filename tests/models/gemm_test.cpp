@@ -1,0 +1,78 @@
+#include <doctest/doctest.h>
+
+#include <Eigen/Core>
+
+#include "models/layers/gemm.hpp"
+#include "sim/core/random.hpp"
+
+using namespace dlsim;
+using namespace dlsim::models::layers;
+
+namespace {
+
+Eigen::MatrixXf random_matrix(Index rows, Index cols, RandomStream& rng) {
+  Eigen::MatrixXf m(rows, cols);
+  for (Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(rng.uniform(-1.0, 1.0));
+  return m;
+}
+
+// Largest |C - reference| over shapes that hit every tile edge case: rows below, at and above one
+// and two 16-lane vectors, columns below and above the 12-column tile, depths across the 256 block.
+double max_error(Layout layout, Accumulate acc, float alpha) {
+  RandomStream rng(7, "gemm", 0);
+  double worst = 0.0;
+  for (Index m : {1, 5, 16, 17, 32, 45, 70}) {
+    for (Index n : {1, 7, 12, 13, 30}) {
+      for (Index k : {1, 3, 256, 300}) {
+        const Eigen::MatrixXf a = random_matrix(m + 3, k, rng);  // lda = m + 3
+        const Eigen::MatrixXf b = random_matrix(k, n, rng);
+        const Eigen::MatrixXf bt = b.transpose();
+        Eigen::MatrixXf c = random_matrix(m + 2, n, rng);  // ldc = m + 2
+        Eigen::MatrixXf expected = c;
+        expected.topRows(m) = alpha * (a.topRows(m) * b);
+        if (acc == Accumulate::kYes) expected.topRows(m) += c.topRows(m);
+        const Operand op = layout == Layout::kColMajor ? Operand{b.data(), k, layout}
+                                                       : Operand{bt.data(), n, layout};
+        gemm(m, n, k, alpha, a.data(), m + 3, op, c.data(), m + 2, acc);
+        worst = std::max(worst, static_cast<double>((c - expected).cwiseAbs().maxCoeff()));
+      }
+    }
+  }
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("gemm matches Eigen for column-major B, overwriting C") {
+  CHECK(max_error(Layout::kColMajor, Accumulate::kNo, 1.0f) < 1e-4);
+}
+
+TEST_CASE("gemm matches Eigen for row-major B, accumulating alpha * A * B into C") {
+  // The rows of C past m (ldc > m) must be left alone: they are part of `expected` unchanged.
+  CHECK(max_error(Layout::kRowMajor, Accumulate::kYes, -0.5f) < 1e-4);
+}
+
+TEST_CASE("gemm with an empty depth zeroes or keeps C") {
+  Eigen::MatrixXf c = Eigen::MatrixXf::Constant(3, 2, 5.0f);
+  const float dummy = 0.0f;
+  gemm(3, 2, 0, 1.0f, &dummy, 3, Operand{&dummy, 0}, c.data(), 3, Accumulate::kYes);
+  CHECK(c(2, 1) == 5.0f);
+  gemm(3, 2, 0, 1.0f, &dummy, 3, Operand{&dummy, 0}, c.data(), 3, Accumulate::kNo);
+  CHECK(c.cwiseAbs().maxCoeff() == 0.0f);
+}
+
+TEST_CASE("transpose of a 3x2 matrix") {
+  const float src[6] = {1, 2, 3, 4, 5, 6};  // column-major 3x2: rows (1 4) (2 5) (3 6)
+  float dst[6] = {};
+  transpose(src, 3, 2, dst);  // 2x3 column-major: columns (1 4) (2 5) (3 6)
+  const float expected[6] = {1, 4, 2, 5, 3, 6};
+  for (int i = 0; i < 6; ++i) CHECK(dst[i] == expected[i]);
+}
+
+TEST_CASE("transpose of a 19x21 matrix, across the 8x8 blocks and their edges") {
+  Eigen::MatrixXf src(19, 21);
+  for (Index i = 0; i < src.size(); ++i) src.data()[i] = static_cast<float>(i);
+  Eigen::MatrixXf dst(21, 19);
+  transpose(src.data(), 19, 21, dst.data());
+  CHECK(dst == src.transpose());
+}

@@ -1,0 +1,63 @@
+// Shared by the network tests: small hand-built graphs and a run loop that records deliveries.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "sim/core/simulator.hpp"
+#include "sim/network/network.hpp"
+#include "topologies/graph.hpp"
+
+namespace dlsim::test {
+
+constexpr uint64_t kGbps = 1000000000;
+
+inline topo::Edge edge(uint32_t u, uint32_t v, SimTime latency, uint64_t bandwidth_bps = kGbps) {
+  return topo::Edge{u, v, latency, bandwidth_bps};
+}
+
+/// 0 - 1 - ... - (n-1), every edge with the same latency and bandwidth.
+inline topo::Graph line(uint32_t n, SimTime latency, uint64_t bandwidth_bps = kGbps) {
+  std::vector<topo::Edge> edges;
+  for (uint32_t i = 0; i + 1 < n; ++i) edges.push_back(edge(i, i + 1, latency, bandwidth_bps));
+  return topo::Graph(n, edges);
+}
+
+/// Node 0 in the middle, joined to 1..leaves.
+inline topo::Graph star(uint32_t leaves, SimTime latency, uint64_t bandwidth_bps) {
+  std::vector<topo::Edge> edges;
+  for (uint32_t i = 1; i <= leaves; ++i) edges.push_back(edge(0, i, latency, bandwidth_bps));
+  return topo::Graph(leaves + 1, edges);
+}
+
+struct Delivery {
+  uint32_t from = 0;
+  uint32_t to = 0;
+  uint64_t size_bytes = 0;
+  uint64_t tag = 0;
+  int64_t sent_ns = 0;
+  int64_t at_ns = 0;
+};
+
+/// Runs the simulator, passing every event to the network first, as the agent layer will;
+/// records and releases every delivered message and calls on_timer for kTimer events.
+inline std::vector<Delivery> run(Simulator& sim, Network& net, SimTime until = SimTime::max(),
+                                 const std::function<void(const Event&)>& on_timer = {}) {
+  std::vector<Delivery> out;
+  sim.run(
+      [&](const Event& e) {
+        if (e.kind() == EventKind::kTimer && on_timer) on_timer(e);
+        if (net.handle(sim, e) || e.kind() != EventKind::kDelivery) return;
+        const NetMessage& m = net.message(e.payload);
+        CHECK(m.to == e.agent);
+        out.push_back({m.from.value, m.to.value, m.size_bytes, m.tag, m.sent_at.ns, sim.now().ns});
+        net.release(e.payload);
+      },
+      until);
+  return out;
+}
+
+}  // namespace dlsim::test
