@@ -91,22 +91,23 @@ void gemm(Index m, Index n, Index k, float alpha, const float* a, Index lda, Ope
     return;
   }
   const bool row_major = b.layout == Layout::kRowMajor;
-  for (Index i0 = 0; i0 < m; i0 += kMr) {
-    const Index mr = std::min(kMr, m - i0);
-    const __mmask16 m0 = row_mask(mr);
-    const __mmask16 m1 = row_mask(std::max<Index>(mr - 16, 0));
-    const auto& kernels = kKernels[row_major ? 1 : 0][mr > 16 ? 1 : 0];
-    for (Index p0 = 0; p0 < k; p0 += kKc) {
-      const Index kc = std::min(kKc, k - p0);
-      const bool accumulate = p0 > 0 || acc == Accumulate::kYes;
-      for (Index j0 = 0; j0 < n; j0 += kNr) {
-        const Index nr = std::min(kNr, n - j0);
-        const float* bp = row_major ? b.data + p0 * b.ld + j0 : b.data + p0 + j0 * b.ld;
-        kernels[nr - 1](kc, a + i0 + p0 * lda, lda, bp, b.ld, c + i0 + j0 * ldc, ldc, alpha,
-                        accumulate, m0, m1);
-      }
-    }
-  }
+  auto tile = [&](Index i0, Index p0, Index j0) {
+    const Index mr = std::min(kMr, m - i0), kc = std::min(kKc, k - p0), nr = std::min(kNr, n - j0);
+    const float* bp = row_major ? b.data + p0 * b.ld + j0 : b.data + p0 + j0 * b.ld;
+    kKernels[row_major ? 1 : 0][mr > 16 ? 1 : 0][nr - 1](
+        kc, a + i0 + p0 * lda, lda, bp, b.ld, c + i0 + j0 * ldc, ldc, alpha,
+        p0 > 0 || acc == Accumulate::kYes, row_mask(mr), row_mask(std::max<Index>(mr - 16, 0)));
+  };
+  // Row blocks outside: B is swept once per 32 rows of A while the A block stays in L1. When A
+  // is small (fits in L2) and B is larger, column tiles outside instead: B is read once and A
+  // re-read from cache (conv backward: A = dz^T, B = the 600 KiB im2col buffer).
+  const bool a_small = m * std::min(k, kKc) * 4 <= (256 << 10) && m * k < k * n;
+  for (Index p0 = 0; a_small && p0 < k; p0 += kKc)
+    for (Index j0 = 0; j0 < n; j0 += kNr)
+      for (Index i0 = 0; i0 < m; i0 += kMr) tile(i0, p0, j0);
+  for (Index i0 = 0; !a_small && i0 < m; i0 += kMr)
+    for (Index p0 = 0; p0 < k; p0 += kKc)
+      for (Index j0 = 0; j0 < n; j0 += kNr) tile(i0, p0, j0);
 }
 
 #else  // portable fallback

@@ -1,7 +1,6 @@
 #include "models/layers/im2col.hpp"
 
 #include <algorithm>
-#include <cstdint>
 
 #include "models/layers/row_ops.hpp"
 
@@ -33,9 +32,9 @@ Im2Col::Im2Col(Shape in, Index kernel, Index stride, Index padding, Index out_he
       dpadded_(padded_.size()),
       dcols_(Eigen::VectorXf::Zero(2 * kPad + ho_ * wo_ * in.channels * kernel * kernel)) {}
 
-// Any stride: the sample is first copied into the interior of a zero-bordered plane, so that
-// every column is a plain strided copy with no bounds tests.
-void Im2Col::expand_padded(const float* x, float* cols) {
+// The sample is first copied into the interior of a zero-bordered plane, so that every column
+// is a plain strided copy with no bounds tests (masked loads straight from x measured slower).
+void Im2Col::expand(const float* x, float* cols) {
   const Index hp = in_.height + 2 * padding_, wp = in_.width + 2 * padding_;
   for (Index c = 0; c < in_.channels; ++c)
     for (Index h = 0; h < in_.height; ++h)
@@ -55,41 +54,6 @@ void Im2Col::expand_padded(const float* x, float* cols) {
             copy_row(src, stride_, wo_, col);
           }
         }
-}
-
-// Stride 1: rows are read straight from x with masked loads (the masked-off lanes are the zero
-// padding) and written with full-width stores that spill into the next row, which overwrites the
-// spill. No padded copy: stores into it stalled the loads that followed (store forwarding).
-void Im2Col::expand(const float* x, float* cols) {
-#if defined(__AVX512F__)
-  if (stride_ == 1) {
-    float* col = cols;
-    const float* end = cols + ho_ * wo_ * in_.channels * kernel_ * kernel_;
-    for (Index c = 0; c < in_.channels; ++c)
-      for (Index ki = 0; ki < kernel_; ++ki)
-        for (Index kj = 0; kj < kernel_; ++kj)
-          for (Index oh = 0; oh < ho_; ++oh, col += wo_) {
-            const Index ih = oh + ki - padding_;
-            const bool inside = ih >= 0 && ih < in_.height;
-            const auto row = reinterpret_cast<uintptr_t>(x + (c * in_.height + ih) * in_.width);
-            for (Index w0 = 0; w0 < wo_; w0 += 16) {
-              const Index first = w0 + kj - padding_;  // input column of lane 0
-              const Index lo = std::max<Index>(0, -first);
-              const Index hi = std::min<Index>(std::min<Index>(16, wo_ - w0), in_.width - first);
-              const __mmask16 m = inside && lo < hi ? range_mask(lo, hi) : __mmask16(0);
-              const __m512 v = _mm512_maskz_loadu_ps(
-                  m, reinterpret_cast<const float*>(row + static_cast<uintptr_t>(first) * 4));
-              if (col + w0 + 16 <= end) {
-                _mm512_storeu_ps(col + w0, v);
-              } else {
-                _mm512_mask_storeu_ps(col + w0, range_mask(0, std::min<Index>(16, wo_ - w0)), v);
-              }
-            }
-          }
-    return;
-  }
-#endif
-  expand_padded(x, cols);
 }
 
 void Im2Col::fold_scatter(float* dx) {

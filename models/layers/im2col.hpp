@@ -24,8 +24,7 @@ class Im2Col {
 
  private:
   static constexpr Index kPad = 16;
-  void expand_padded(const float* x, float* cols);  // any stride
-  void fold_scatter(float* dx);                     // any stride
+  void fold_scatter(float* dx);  // any stride
   Shape in_;
   Index kernel_, stride_, padding_, ho_, wo_;
   Eigen::VectorXf padded_;   // (C, H+2p, W+2p): the sample inside a zero border, + kPad
