@@ -15,9 +15,7 @@ class AsyncRun {
   AsyncRun(Swarm& swarm, ThreadPool& pool, const DriverConfig& config, RunObserver& observer)
       : swarm_(swarm), pool_(pool), config_(config), observer_(observer),
         agents_(swarm.agents()), started_(agents_.size(), 0), pending_(agents_.size(), 0),
-        at_iteration_(static_cast<size_t>(config.iterations) + 1, 0) {
-    at_iteration_[0] = agents_.size();
-  }
+        at_minimum_(agents_.size()) {}
 
   RunOutcome run() {
     if (config_.iterations == 0) return outcome_;
@@ -64,11 +62,12 @@ class AsyncRun {
       return false;
     }
     swarm_.algorithm().update(a);
-    --at_iteration_[static_cast<size_t>(a.iteration)];
-    ++a.iteration;
-    ++at_iteration_[static_cast<size_t>(a.iteration)];
-    while (completed_ < config_.iterations && at_iteration_[static_cast<size_t>(completed_)] == 0) {
+    if (a.iteration++ == completed_) --at_minimum_;
+    while (at_minimum_ == 0 && completed_ < config_.iterations) {
+      // The slowest agent finished iteration completed_: count who is at the new minimum.
       outcome_.iterations_done = ++completed_;
+      at_minimum_ = static_cast<size_t>(std::count_if(
+          agents_.begin(), agents_.end(), [&](const Agent& b) { return b.iteration == completed_; }));
       if (!observer_.on_iterations_done(completed_)) {
         swarm_.sim().stop();
         return false;
@@ -85,7 +84,7 @@ class AsyncRun {
   std::span<Agent> agents_;
   std::vector<char> started_;
   std::vector<char> pending_;
-  std::vector<size_t> at_iteration_;  // agents whose iteration counter equals the index
+  size_t at_minimum_;  // agents whose iteration counter equals completed_
   std::vector<size_t> batch_;
   int64_t completed_ = 0;
   RunOutcome outcome_;

@@ -37,7 +37,9 @@ struct DriverConfig {
 class RunObserver {
  public:
   virtual ~RunObserver() = default;
-  /// Every agent has completed `iterations` iterations (its parameters are those after them).
+  /// Every agent has completed `iterations` iterations. In sync mode every agent's parameters are
+  /// those after exactly that many; in async mode faster agents may already be further on (the
+  /// state is that of the moment the slowest agent finished).
   virtual bool on_iterations_done(int64_t iterations) = 0;
 };
 

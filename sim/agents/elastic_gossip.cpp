@@ -61,7 +61,7 @@ void ElasticGossip::receive(Agent& a, const Message& m, Outbox& out) {
 void ElasticGossip::update(Agent& a) {
   PerAgent& s = state_[a.id.value];
   if (!s.partners.empty()) {
-    std::sort(s.partners.begin(), s.partners.end(),
+    std::stable_sort(s.partners.begin(), s.partners.end(),
               [](const Message& l, const Message& r) { return l.from < r.from; });
     s.pull = static_cast<float>(s.partners.size()) * a.x;  // x_i before the step
     for (const Message& m : s.partners) s.pull -= *m.params;

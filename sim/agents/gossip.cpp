@@ -55,7 +55,7 @@ void GossipSgd::receive(Agent& a, const Message& m, Outbox& out) {
 void GossipSgd::update(Agent& a) {
   PerAgent& s = state_[a.id.value];
   // Sum in sender order: float addition is not associative.
-  std::sort(s.inbox.begin(), s.inbox.end(),
+  std::stable_sort(s.inbox.begin(), s.inbox.end(),
             [](const Message& l, const Message& r) { return l.from < r.from; });
   if (mode_ == GossipMode::kPull) {
     for (const Message& m : s.inbox) a.x = 0.5f * (a.x + *m.params);

@@ -16,7 +16,9 @@ void RingAllReduce::start(std::span<Agent> agents) {
 }
 
 void RingAllReduce::prepare(Agent& a) {
-  fire_[a.id.value] = trigger_.decide({a.iteration, 0.0, 0.0}, a.trigger_rng);
+  // Local SGD averages after tau local steps: iterations tau-1, 2 tau-1, ... ((k+1) mod tau = 0).
+  const int64_t k = what_ == ReduceWhat::kModels ? a.iteration + 1 : a.iteration;
+  fire_[a.id.value] = trigger_.decide({k, 0.0, 0.0}, a.trigger_rng);
 }
 
 void RingAllReduce::send_stage(const Agent& a, uint32_t stage, Outbox& out) const {

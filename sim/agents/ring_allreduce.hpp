@@ -6,8 +6,8 @@
 // the exact mean in agent order (the same result the ring computes, without its rounding order).
 // - kGradients (all-reduce SGD): every iteration the gradients are averaged, then every agent
 //   takes the same optimizer step: all agents stay identical.
-// - kModels (Local SGD): at iterations where the trigger fires (periodic tau), after the local
-//   step, every agent's model is replaced by the mean model.
+// - kModels (Local SGD): after every tau local steps (iterations k with (k+1) mod tau = 0), every
+//   agent's model is replaced by the mean model.
 #pragma once
 
 #include <vector>

@@ -24,6 +24,11 @@ std::string default_scenario_path() {
 
 namespace {
 
+models::DataPaths data_paths(const RunCommandOptions& o) {
+  return models::resolve_data_paths(o.data_dir ? std::optional<fs::path>(*o.data_dir)
+                                               : std::nullopt);
+}
+
 std::string scenario_path(const RunCommandOptions& o) {
   return o.scenario.empty() ? default_scenario_path() : o.scenario;
 }
@@ -59,8 +64,7 @@ void run_run(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
   RunOptions options;
   options.out = o.out.empty() ? fs::path("runs") / spec.name : fs::path(o.out);
   options.threads = o.threads > 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
-  options.data_paths = models::resolve_data_paths(
-      o.data_dir ? std::optional<fs::path>(*o.data_dir) : std::nullopt);
+  options.data_paths = data_paths(o);
   options.progress = o.quiet ? ProgressMode::kQuiet
                              : (isatty(STDERR_FILENO) ? ProgressMode::kBar : ProgressMode::kLines);
   const RunReport report = run_scenario(spec, options, err);
@@ -68,11 +72,14 @@ void run_run(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
   out << fmt::format("results      {}\n", report.out.string());
 }
 
-void run_validate(const RunCommandOptions& o, std::ostream& out) {
+void run_validate(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
   const std::string path = scenario_path(o);
   const ScenarioSpec spec = load_scenario(path, o.overrides);
-  check_topology(spec);
-  out << fmt::format("{}: ok ({}, {} agents)\n", path, spec.name, spec.agents);
+  // Everything a run would build before its first step: graph, data, shards, models.
+  const std::unique_ptr<World> world = build_world(spec, data_paths(o));
+  for (const std::string& w : world->warnings) err << "dlsim: warning: " << w << '\n';
+  out << fmt::format("{}: ok ({}, {} agents, {} parameters each)\n", path, spec.name,
+                     spec.agents, world->parameter_count());
 }
 
 void add_run_commands(CLI::App& app, std::ostream& out, std::ostream& err) {
@@ -89,7 +96,8 @@ void add_run_commands(CLI::App& app, std::ostream& out, std::ostream& err) {
   CLI::App* validate = app.add_subcommand("validate", "Check a scenario without running it");
   validate->add_option("scenario", options->scenario, "Scenario file")->required();
   validate->add_option("--set", options->overrides, "Override a key: /json/pointer=VALUE");
-  validate->callback([options, &out] { run_validate(*options, out); });
+  validate->add_option("--data-dir", options->data_dir, "Data folder");
+  validate->callback([options, &out, &err] { run_validate(*options, out, err); });
 }
 
 }  // namespace dlsim::cli

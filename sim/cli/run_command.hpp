@@ -23,8 +23,9 @@ struct RunCommandOptions {
 void add_run_commands(CLI::App& app, std::ostream& out, std::ostream& err);
 /// Runs a scenario. Throws InputError for bad input.
 void run_run(const RunCommandOptions& options, std::ostream& out, std::ostream& err);
-/// Validates a scenario without running it (and builds its topology). Throws InputError.
-void run_validate(const RunCommandOptions& options, std::ostream& out);
+/// Validates a scenario without running it: loads it and builds its world (graph, data, shards,
+/// models), so that validate accepts exactly what run would start. Throws InputError.
+void run_validate(const RunCommandOptions& options, std::ostream& out, std::ostream& err);
 
 /// scenarios/default.json in the working directory, else in the source tree dlsim was built from.
 std::string default_scenario_path();

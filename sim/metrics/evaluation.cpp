@@ -1,5 +1,6 @@
 #include "sim/metrics/evaluation.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -16,7 +17,8 @@ ModelScore Evaluator::score(size_t agent_index, const ParamVector& x) {
     static const models::Dataset kNoData;
     model.evaluate(x, kNoData, 0, 1, r);
   } else {
-    model.evaluate(x, world_.eval_set, world_.eval_set.size(), world_.spec.run.eval_batch, r);
+    const size_t batch = std::min<size_t>(world_.spec.run.eval_batch, world_.eval_set.size());
+    model.evaluate(x, world_.eval_set, world_.eval_set.size(), batch, r);
   }
   return ModelScore{r.loss, world_.is_quadratic() ? kNaN : r.accuracy,
                     world_.is_quadratic() ? r.optimum_distance : kNaN};

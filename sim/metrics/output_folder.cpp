@@ -10,8 +10,37 @@ namespace dlsim {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// "runs/x/" and "runs/./x" name the folder runs/x; "", "." and ".." name no new folder.
+fs::path normalised(const fs::path& p) {
+  fs::path n = p.lexically_normal();
+  if (!n.empty() && !n.has_filename()) n = n.parent_path();
+  if (n.empty() || n.filename() == "." || n.filename() == "..")
+    throw InputError(fmt::format("{}: not a folder name for results", p.string()));
+  return n;
+}
+
+// Only an earlier run's folder may be replaced: never a folder that holds anything else.
+bool is_run_folder(const fs::path& p) {
+  if (!fs::exists(p / "scenario.json")) return false;
+  for (const fs::directory_entry& e : fs::directory_iterator(p)) {
+    const std::string name = e.path().filename().string();
+    const std::string ext = e.path().extension().string();
+    const bool known = name == "scenario.json" || name == "metrics.csv" ||
+                       name == "summary.json" || ext == ".png" || ext == ".svg";
+    if (!e.is_regular_file() || !known) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 OutputFolder::OutputFolder(fs::path final_path)
-    : final_(std::move(final_path)), staging_(final_.string() + ".tmp") {
+    : final_(normalised(final_path)), staging_(final_.string() + ".tmp") {
+  if (fs::exists(final_) && !is_run_folder(final_))
+    throw InputError(fmt::format("{}: exists and is not the folder of an earlier run; choose "
+                                 "another output folder (-o)", final_.string()));
   std::error_code ec;
   fs::remove_all(staging_, ec);
   fs::create_directories(staging_, ec);
@@ -35,10 +64,15 @@ void OutputFolder::commit() {
   std::error_code ec;
   const fs::path old = final_.string() + ".old";
   fs::remove_all(old, ec);
-  if (fs::exists(final_)) fs::rename(final_, old, ec);
+  const bool replacing = fs::exists(final_);
+  if (replacing) fs::rename(final_, old, ec);
   if (!ec) fs::rename(staging_, final_, ec);
-  if (ec) throw InputError(fmt::format("{}: cannot move the results into place: {}",
-                                       final_.string(), ec.message()));
+  if (ec) {
+    std::error_code restore;
+    if (replacing && !fs::exists(final_)) fs::rename(old, final_, restore);  // keep the earlier run
+    throw InputError(fmt::format("{}: cannot move the results into place: {}", final_.string(),
+                                 ec.message()));
+  }
   fs::remove_all(old, ec);
   committed_ = true;
 }

@@ -1,6 +1,7 @@
 // An output folder that appears whole or not at all: files are written into OUT.tmp, and
-// commit() renames it to OUT (replacing an earlier OUT). Destroyed without commit(), it removes
-// OUT.tmp: a failed run leaves nothing behind.
+// commit() renames it to OUT. An existing OUT is replaced only when it is an earlier run's folder
+// (scenario.json, metrics.csv, summary.json, plots); anything else is refused up front.
+// Destroyed without commit(), it removes OUT.tmp: a failed run leaves nothing behind.
 #pragma once
 
 #include <filesystem>
@@ -10,7 +11,8 @@ namespace dlsim {
 
 class OutputFolder {
  public:
-  /// Creates OUT.tmp (removing a stale one). InputError if it cannot be created.
+  /// Creates OUT.tmp (removing a stale one). InputError if OUT exists and is not a run folder,
+  /// or OUT.tmp cannot be created.
   explicit OutputFolder(std::filesystem::path final_path);
   ~OutputFolder();
   OutputFolder(const OutputFolder&) = delete;

@@ -54,8 +54,9 @@ json make_summary(const World& world, const RunOutcome& outcome, const EvalPoint
     events += a.events;
     per_agent.push_back(a.events);
   }
-  const double possible = static_cast<double>(world.agents.size()) *
-                          static_cast<double>(outcome.iterations_done);
+  // Decisions taken: each agent's own iteration count (in async mode some are ahead).
+  double possible = 0;
+  for (const Agent& a : world.agents) possible += static_cast<double>(a.iteration);
   json s = {{"name", world.spec.name},
             {"status", outcome.status == RunStatus::kOk ? "ok" : "diverged"},
             {"fingerprint", fingerprint_string(fingerprint)},

@@ -33,6 +33,11 @@ void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
                                      "/algorithm (a, da); the optimizer can only be {{\"kind\": "
                                      "\"sgd\"}}", file, key));
   }
+  const bool collective = s.algorithm.kind == AlgorithmKind::kAllReduce ||
+                          s.algorithm.kind == AlgorithmKind::kLocalSgd;
+  if (collective && s.network.loss_probability > 0)
+    throw InputError(fmt::format("{}: /network/loss: an all-reduce cannot lose chunks; use loss 0 "
+                                 "with \"{}\"", file, to_string(s.algorithm.kind)));
   if (s.data) {
     const models::InputShape shape = input_shape(s.data);
     const models::PartitionSpec& p = s.data->partition;
@@ -60,11 +65,22 @@ ScenarioSpec parse_scenario(const json& j, const std::string& file) {
   ScenarioSpec s;
   s.file = file;
   s.name = top.string("name", std::filesystem::path(file).stem().string());
+  // The name becomes a folder (runs/<name>): no separators, no "." or "..".
+  const bool safe = !s.name.empty() && s.name != "." && s.name != ".." &&
+                    s.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                             "0123456789._-") == std::string::npos;
+  if (!safe)
+    top.fail("name", fmt::format("expected letters, digits, '.', '_' or '-', got \"{}\"", s.name));
   s.seed = static_cast<uint64_t>(top.integer("seed", 1, 0));
   s.agents = static_cast<uint32_t>(top.integer("agents", {}, 1, 10000000));
+  // Default graph: a ring; two agents: their one edge; one agent has no graph at all.
   static const json kRing = {{"kind", "ring"}};
-  const json& topology_json = top.has("topology") ? top.raw("topology") : kRing;
-  s.topology = parse_topology(topology_json, file, "/topology", s.agents);
+  static const json kComplete = {{"kind", "complete"}};
+  const json& topology_json =
+      top.has("topology") ? top.raw("topology") : (s.agents >= 3 ? kRing : kComplete);
+  if (s.agents == 1 && top.has("topology"))
+    top.fail("topology", "one agent has no graph; remove this key");
+  if (s.agents > 1) s.topology = parse_topology(topology_json, file, "/topology", s.agents);
   s.network = parse_network(top.object("network", true), s.agents, s.topology, topology_json);
   s.time = parse_time(top.object("time", true), s.agents);
   if (top.has("data")) s.data = parse_data(top.object("data"));
@@ -86,13 +102,14 @@ json scenario_to_json(const ScenarioSpec& s) {
   json j = {{"name", s.name},
             {"seed", s.seed},
             {"agents", s.agents},
-            {"topology", topology_to_json(s.topology)},
+
             {"network", network_to_json(s.network)},
             {"time", time_to_json(s.time)},
             {"model", model_to_json(s.model)},
             {"init", s.init == InitKind::kCommon ? "common" : "independent"},
             {"algorithm", algorithm_to_json(s.algorithm)},
             {"run", run_to_json(s.run)}};
+  if (s.agents > 1) j["topology"] = topology_to_json(s.topology);
   if (s.data) j["data"] = data_to_json(*s.data);
   j["optimizer"] = s.algorithm.kind == AlgorithmKind::kDetsgrad ? json{{"kind", "sgd"}}
                                                                 : optimizer_to_json(s.optimizer);

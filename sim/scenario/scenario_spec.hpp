@@ -66,8 +66,8 @@ struct DataSection {
 
 struct RunSpec {
   int64_t iterations = 0;
-  int64_t eval_every = 0;       // 0: only at the end
-  uint32_t eval_samples = 2000;  // test samples per evaluation (a fixed stratified subset)
+  int64_t eval_every = 0;        // 0: only at iteration 0 and at the end
+  uint32_t eval_samples = 2000;  // test samples per evaluation (a random subset fixed by the seed)
   uint32_t eval_batch = 500;
 };
 

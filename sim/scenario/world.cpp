@@ -21,7 +21,11 @@ std::unique_ptr<Algorithm> make_algorithm(World& w) {
     case AlgorithmKind::kCentralized:
     case AlgorithmKind::kNone: return std::make_unique<NoCommunication>();
     case AlgorithmKind::kDpsgd:
-      w.mixing.emplace(w.graph, a.mixing);
+      try {
+        w.mixing.emplace(w.graph, a.mixing);
+      } catch (const InputError& e) {
+        throw InputError(fmt::format("{}: /algorithm/weights: {}", w.spec.file, e.what()));
+      }
       return std::make_unique<Dpsgd>(*w.mixing);
     case AlgorithmKind::kDetsgrad: return std::make_unique<Detsgrad>(a.detsgrad, trigger, w.graph);
     case AlgorithmKind::kGossip: return std::make_unique<GossipSgd>(a.gossip_mode, trigger, w.graph);
@@ -53,8 +57,12 @@ models::Dataset make_eval_set(const models::Dataset& test, uint32_t samples, uin
 
 void load_data(World& w, const models::DataPaths& paths) {
   const ScenarioSpec& s = w.spec;
-  w.data = std::make_shared<const models::DatasetSplit>(
-      models::load_dataset(s.data->dataset, paths, s.seed));
+  try {
+    w.data = std::make_shared<const models::DatasetSplit>(
+        models::load_dataset(s.data->dataset, paths, s.seed));
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}: /data: {}", s.file, e.what()));
+  }
   w.eval_set = make_eval_set(w.data->test, s.run.eval_samples, s.seed);
 }
 
@@ -67,7 +75,12 @@ std::vector<std::vector<uint32_t>> make_shards(World& w, uint32_t agents) {
     std::iota(all.begin(), all.end(), 0u);
     return {all};
   }
-  models::Partition p = models::make_partition(s.data->partition, w.data->train, agents, s.seed);
+  models::Partition p;
+  try {
+    p = models::make_partition(s.data->partition, w.data->train, agents, s.seed);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}: /data/partition: {}", s.file, e.what()));
+  }
   w.class_counts = std::move(p.class_counts);
   return std::move(p.shards);
 }
@@ -80,9 +93,12 @@ void build_agents(World& w, uint32_t agents, const models::DataPaths& paths) {
       w.is_quadratic() ? models::InputShape{1, 1, 1, 1}
                        : models::InputShape{w.data->train.channels, w.data->train.height,
                                             w.data->train.width, w.data->train.num_classes};
-  const uint32_t batch = s.data ? s.data->batch_size *
-                                      (s.algorithm.kind == AlgorithmKind::kCentralized ? s.agents : 1)
-                                : 1;
+  // Centralized: the samples of all agents' batches in one (64-bit: batch x agents can be large;
+  // a batch larger than the shard is the whole shard, see ModelLearner).
+  const uint64_t batch =
+      s.data ? uint64_t{s.data->batch_size} *
+                   (s.algorithm.kind == AlgorithmKind::kCentralized ? s.agents : 1u)
+             : 1;
   std::shared_ptr<const models::Dataset> train(w.data, w.data ? &w.data->train : nullptr);
   std::vector<const models::Model*> models;
   w.agents.reserve(agents);
@@ -119,15 +135,11 @@ void warn_about_stability(World& w) {
 
 }  // namespace
 
-void check_topology(const ScenarioSpec& spec) {
-  if (spec.algorithm.kind != AlgorithmKind::kCentralized) topo::build_topology(spec.topology, spec.seed);
-}
-
 std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataPaths& paths) {
   auto w = std::make_unique<World>(spec);
   const bool centralized = spec.algorithm.kind == AlgorithmKind::kCentralized;
   const uint32_t agents = centralized ? 1 : spec.agents;
-  if (centralized) {
+  if (agents == 1) {
     w->graph = topo::Graph(1, {});
   } else {
     w->graph = topo::build_topology(spec.topology, spec.seed);

@@ -44,9 +44,6 @@ struct World {
 /// batch of batch_size x agents (the same samples per iteration as the decentralized runs).
 std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataPaths& paths);
 
-/// Builds the scenario's graph only (files, connectivity), for `dlsim validate`. InputError.
-void check_topology(const ScenarioSpec& spec);
-
 /// Per-agent compute time of one step (time.compute; see scenarios/README.md).
 std::vector<SimTime> compute_times(const ScenarioSpec& spec, uint32_t agents,
                                    double flops_per_step);

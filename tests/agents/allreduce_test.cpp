@@ -28,21 +28,21 @@ TEST_CASE("all-reduce SGD steps every agent with the mean gradient and keeps the
   CHECK(agents[1].x == agents[2].x);
 }
 
-TEST_CASE("local SGD averages the models after the local step every tau iterations") {
+TEST_CASE("local SGD averages the models after every tau local steps") {
   TriggerSpec every2;
   every2.kind = TriggerKind::kPeriodic;
   every2.period = 2;
   RingAllReduce alg(ReduceWhat::kModels, every2);
   auto agents = make_agents({vec({0}), vec({0})}, {vec({1}), vec({3})}, 0.5f);
   alg.start(agents);
-  // k = 0: local steps to 0.5 and 1.5, then the mean 1.0 for both.
-  CHECK(run_round(alg, agents) == 4);
-  CHECK(agents[0].x[0] == doctest::Approx(1.0));
-  CHECK(agents[1].x[0] == doctest::Approx(1.0));
-  // k = 1: local steps only: 1.0 + 0.5*(1-1) = 1.0 and 1.0 + 0.5*(3-1) = 2.0.
+  // k = 0: local steps only, to 0.5 and 1.5.
   CHECK(run_round(alg, agents) == 0);
-  CHECK(agents[0].x[0] == doctest::Approx(1.0));
-  CHECK(agents[1].x[0] == doctest::Approx(2.0));
+  CHECK(agents[0].x[0] == doctest::Approx(0.5));
+  CHECK(agents[1].x[0] == doctest::Approx(1.5));
+  // k = 1: local steps to 0.75 and 2.25, then the mean 1.5 for both (2 agents, 2 stages).
+  CHECK(run_round(alg, agents) == 4);
+  CHECK(agents[0].x[0] == doctest::Approx(1.5));
+  CHECK(agents[1].x[0] == doctest::Approx(1.5));
 }
 
 TEST_CASE("one agent with any algorithm equals plain SGD") {

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "sim/cli/app.hpp"
 #include "sim/cli/build_info.hpp"
 #include "sim/scenario/load_scenario.hpp"
@@ -27,8 +29,10 @@ Result run_dlsim(std::vector<std::string> args) {
   return {code, out.str(), err.str()};
 }
 
+// ctest runs test cases as parallel processes: each gets its own folder.
 std::string scratch(const std::string& name) {
-  const fs::path p = fs::path(DLSIM_BINARY_DIR) / "tests" / "cli_runs" / name;
+  const fs::path p = fs::path(DLSIM_BINARY_DIR) / "tests" / "cli_runs" /
+                     (std::to_string(getpid()) + "-" + name);
   fs::remove_all(p);
   fs::create_directories(p.parent_path());
   return p.string();
