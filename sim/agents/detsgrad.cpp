@@ -68,15 +68,26 @@ void Detsgrad::receive(Agent& a, const Message& m, Outbox&) {
 
 void Detsgrad::refresh(PerAgent& s) const {
   s.held_count = 0;
-  for (const Snapshot& copy : s.held) {  // neighbour order: float sums are order-sensitive
-    if (!copy) continue;
-    if (s.held_count++ == 0) s.held_sum = *copy;
-    else s.held_sum += *copy;
-  }
-  if (s.held_count == 0) s.held_sum.setZero();
+  for (const Snapshot& copy : s.held) s.held_count += copy ? 1 : 0;
   // Before i's first broadcast, x^_i is its own state (nothing differs from what it would send).
-  if (spec_.consensus == ConsensusBase::kBroadcast && s.broadcast)
-    s.consensus = static_cast<float>(s.held_count) * *s.broadcast - s.held_sum;
+  const bool from_broadcast = spec_.consensus == ConsensusBase::kBroadcast && s.broadcast;
+  ParamVector& out = from_broadcast ? s.consensus : s.held_sum;
+  const float held = static_cast<float>(s.held_count);
+  // One pass in cache-sized blocks: out = held * x^_i - sum_j x^_j (broadcast) or sum_j x^_j
+  // (state), neighbours in order. The models are larger than the caches, so passes, not
+  // flops, are what this costs.
+  constexpr Eigen::Index kBlock = 2048;
+  for (Eigen::Index start = 0; start < out.size(); start += kBlock) {
+    const Eigen::Index len = std::min(kBlock, out.size() - start);
+    auto block = out.segment(start, len);
+    if (from_broadcast) block = held * s.broadcast->segment(start, len);
+    else block.setZero();
+    for (const Snapshot& copy : s.held) {
+      if (!copy) continue;
+      if (from_broadcast) block -= copy->segment(start, len);
+      else block += copy->segment(start, len);
+    }
+  }
   s.dirty = false;
 }
 

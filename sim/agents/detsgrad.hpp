@@ -43,8 +43,8 @@ class Detsgrad final : public Algorithm {
     Snapshot pending;               // prepared snapshot to send, when the trigger fired
     // Cached consensus inputs, recomputed only after an event changed a copy (own or held):
     // between events the consensus term stays fixed, so an iteration costs one vector pass.
-    ParamVector held_sum;           // sum_j x^_j over held copies, in neighbour order
-    ParamVector consensus;          // kBroadcast: held * x^_i - held_sum
+    ParamVector held_sum;           // kState: sum_j x^_j over held copies, in neighbour order
+    ParamVector consensus;          // kBroadcast: held * x^_i - sum_j x^_j
     int held_count = 0;
     bool dirty = true;
     double drift = 0.0;

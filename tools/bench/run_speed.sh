@@ -11,7 +11,7 @@ out=$(mktemp -d)
 for threads in 1 2; do
   for r in $(seq "$repeats"); do
     /usr/bin/time -f "%M" -o "$out/rss-$threads-$r" \
-      build/dlsim run "$scenario" -o "$out/run-$threads-$r" --quiet --threads "$threads" "$@" >/dev/null
+      "${BUILD:-build}"/dlsim run "$scenario" -o "$out/run-$threads-$r" --quiet --threads "$threads" "$@" >/dev/null
   done
 done
 /usr/bin/python3 - "$out" "$repeats" <<'PY'
