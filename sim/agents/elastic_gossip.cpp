@@ -18,27 +18,18 @@ void ElasticGossip::start(std::span<Agent> agents) {
   }
 }
 
-Snapshot ElasticGossip::current_snapshot(const Agent& a) {
-  PerAgent& s = state_[a.id.value];
-  if (!s.current) s.current = std::make_shared<const ParamVector>(a.x);
-  return s.current;
-}
-
 void ElasticGossip::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
-  // An agent without neighbours (a single agent) has nobody to gossip with.
-  s.fire = trigger_.decide({a.iteration, 0.0, 0.0}, a.trigger_rng) &&
-           graph_.degree(a.id.value) > 0;
+  s.fire = gossip_now(trigger_, graph_, a, &s.peer);
   if (!s.fire) return;
-  s.peer = choose_peer(graph_, a);
-  current_snapshot(a);  // the copy is made in the parallel phase
+  snapshot_of(s.current, a.x);  // the copy is made in the parallel phase
 }
 
 void ElasticGossip::communicate(Agent& a, Outbox& out) {
   PerAgent& s = state_[a.id.value];
   if (!s.fire) return;
   ++a.events;
-  const Snapshot x = current_snapshot(a);
+  const Snapshot x = snapshot_of(s.current, a.x);
   out.send(Message{MessageKind::kParams, a.id, s.peer, x, 0.0, 0, payload_bytes(*x)});
 }
 
@@ -53,7 +44,7 @@ void ElasticGossip::receive(Agent& a, const Message& m, Outbox& out) {
   PerAgent& s = state_[a.id.value];
   add_partner(s, m);
   if (m.kind == MessageKind::kParams) {  // an exchange i started: answer with x_j
-    const Snapshot x = current_snapshot(a);
+    const Snapshot x = snapshot_of(s.current, a.x);
     out.send(Message{MessageKind::kPullReply, a.id, m.from, x, 0.0, 0, payload_bytes(*x)});
   }
 }

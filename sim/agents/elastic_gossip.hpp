@@ -33,7 +33,6 @@ class ElasticGossip final : public Algorithm {
     ParamVector pull;                // workspace: sum_{j in P_i} (x_i - x_j)
   };
 
-  Snapshot current_snapshot(const Agent& a);
   void add_partner(PerAgent& s, const Message& m);
 
   double alpha_;

@@ -14,20 +14,11 @@ void GossipSgd::start(std::span<Agent> agents) {
   for (PerAgent& s : state_) s.inbox.reserve(graph_.node_count() > 64 ? 64 : graph_.node_count());
 }
 
-Snapshot GossipSgd::current_snapshot(const Agent& a) {
-  PerAgent& s = state_[a.id.value];
-  if (!s.current) s.current = std::make_shared<const ParamVector>(a.x);
-  return s.current;
-}
-
 void GossipSgd::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
-  // An agent without neighbours (a single agent) has nobody to gossip with.
-  s.fire = trigger_.decide({a.iteration, 0.0, 0.0}, a.trigger_rng) &&
-           graph_.degree(a.id.value) > 0;
+  s.fire = gossip_now(trigger_, graph_, a, &s.peer);
   if (!s.fire) return;
-  s.peer = choose_peer(graph_, a);
-  if (mode_ == GossipMode::kPush) current_snapshot(a);  // the copy is made in the parallel phase
+  if (mode_ == GossipMode::kPush) snapshot_of(s.current, a.x);  // copied in the parallel phase
 }
 
 void GossipSgd::communicate(Agent& a, Outbox& out) {
@@ -39,17 +30,18 @@ void GossipSgd::communicate(Agent& a, Outbox& out) {
     return;
   }
   s.weight *= 0.5;
-  const Snapshot x = current_snapshot(a);
+  const Snapshot x = snapshot_of(s.current, a.x);
   out.send(Message{MessageKind::kParams, a.id, s.peer, x, s.weight, 0, payload_bytes(*x)});
 }
 
 void GossipSgd::receive(Agent& a, const Message& m, Outbox& out) {
+  PerAgent& s = state_[a.id.value];
   if (m.kind == MessageKind::kPullRequest) {
-    const Snapshot x = current_snapshot(a);
+    const Snapshot x = snapshot_of(s.current, a.x);
     out.send(Message{MessageKind::kPullReply, a.id, m.from, x, 0.0, 0, payload_bytes(*x)});
     return;
   }
-  state_[a.id.value].inbox.push_back(m);
+  s.inbox.push_back(m);
 }
 
 void GossipSgd::update(Agent& a) {

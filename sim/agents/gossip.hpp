@@ -38,7 +38,6 @@ class GossipSgd final : public Algorithm {
     double weight = 1.0;           // push-sum weight
   };
 
-  Snapshot current_snapshot(const Agent& a);
 
   GossipMode mode_;
   Trigger trigger_;

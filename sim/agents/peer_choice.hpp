@@ -1,8 +1,11 @@
 // Uniform choice of one gossip peer among an agent's neighbours (all other agents on a complete
-// graph), from the agent's own peer stream.
+// graph), from the agent's own peer stream; and the lazily made snapshot gossip sends.
 #pragma once
 
+#include <memory>
+
 #include "sim/agents/agent.hpp"
+#include "sim/agents/trigger.hpp"
 #include "sim/core/error.hpp"
 #include "topologies/graph.hpp"
 
@@ -12,6 +15,21 @@ inline AgentId choose_peer(const topo::Graph& graph, Agent& a) {
   const auto neighbours = graph.neighbors(a.id.value);
   DLSIM_CHECK(!neighbours.empty(), "agent {} has no neighbour to gossip with", a.id.value);
   return AgentId{neighbours[a.peer_rng.below(neighbours.size())]};
+}
+
+/// Whether agent a gossips this iteration: its trigger fired and it has a neighbour (a single
+/// agent has nobody to gossip with). Then *peer is the chosen neighbour.
+inline bool gossip_now(const Trigger& trigger, const topo::Graph& graph, Agent& a, AgentId* peer) {
+  if (!trigger.decide({a.iteration, 0.0, 0.0}, a.trigger_rng) || graph.degree(a.id.value) == 0)
+    return false;
+  *peer = choose_peer(graph, a);
+  return true;
+}
+
+/// x as an immutable snapshot, copied on first need and shared until `cache` is reset.
+inline const Snapshot& snapshot_of(Snapshot& cache, const ParamVector& x) {
+  if (!cache) cache = std::make_shared<const ParamVector>(x);
+  return cache;
 }
 
 }  // namespace dlsim
