@@ -2,7 +2,6 @@
 #pragma once
 
 #include <Eigen/Core>
-
 #include <cstdint>
 #include <span>
 
@@ -12,8 +11,7 @@ namespace dlsim::models {
 /// When dlogits (classes, n) is given it receives the gradient of the *mean* loss:
 /// (softmax - onehot) / n. Precondition: labels.size() == n, every label < classes.
 double softmax_cross_entropy(Eigen::Map<const Eigen::MatrixXf> logits,
-                             std::span<const uint8_t> labels,
-                             Eigen::Map<Eigen::MatrixXf>* dlogits);
+                             std::span<const uint8_t> labels, Eigen::Map<Eigen::MatrixXf>* dlogits);
 
 /// The index of the largest logit of column s (the first one on ties).
 Eigen::Index predicted_class(const Eigen::Map<const Eigen::MatrixXf>& logits, Eigen::Index s);

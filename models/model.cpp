@@ -64,7 +64,6 @@ Eigen::VectorXf& thread_scratch(Eigen::Index size) {
   return scratch;
 }
 
-
 }  // namespace
 
 Model::Model() = default;
@@ -152,8 +151,8 @@ float Model::compute_gradient(Eigen::Ref<const Eigen::VectorXf> params,
 
 float Model::train_step(Eigen::Ref<Eigen::VectorXf> params, Optimizer& optimizer,
                         const Batch& batch, RandomStream& rng, int64_t iteration) {
-  DLSIM_CHECK(params.size() == parameter_count_, "{} parameters for a model of {}",
-              params.size(), parameter_count_);
+  DLSIM_CHECK(params.size() == parameter_count_, "{} parameters for a model of {}", params.size(),
+              parameter_count_);
   if (network_ == nullptr) {
     Eigen::VectorXf& g = thread_scratch(parameter_count_);
     const float loss = quadratic_gradient(params, g.data(), rng);
@@ -189,17 +188,10 @@ float Model::quadratic_gradient(Eigen::Ref<const Eigen::VectorXf> x, float* grad
 
 void Model::evaluate(Eigen::Ref<const Eigen::VectorXf> params, const Dataset& data,
                      size_t max_samples, size_t batch, EvalResult& out) {
-  DLSIM_CHECK(params.size() == parameter_count_, "{} parameters for a model of {}",
-              params.size(), parameter_count_);
+  DLSIM_CHECK(params.size() == parameter_count_, "{} parameters for a model of {}", params.size(),
+              parameter_count_);
   out.optimum_distance = kNaN;
-  if (network_ == nullptr) {
-    out.loss = 0.5 * static_cast<double>((params - target_).squaredNorm());
-    out.accuracy = kNaN;
-    out.class_accuracy.clear();
-    out.samples = 0;
-    if (optimum_ != nullptr) out.optimum_distance = (params - *optimum_).norm();
-    return;
-  }
+  if (network_ == nullptr) return evaluate_quadratic(params, out);
   const size_t count = std::min(max_samples, data.size());
   DLSIM_CHECK(batch > 0 && count > 0, "evaluating {} samples {} at a time", count, batch);
   const auto dim = static_cast<Eigen::Index>(data.features.rows());
@@ -233,6 +225,14 @@ void Model::evaluate(Eigen::Ref<const Eigen::VectorXf> params, const Dataset& da
   out.samples = count;
 }
 
+void Model::evaluate_quadratic(Eigen::Ref<const Eigen::VectorXf> x, EvalResult& out) const {
+  out.loss = 0.5 * static_cast<double>((x - target_).squaredNorm());
+  out.accuracy = kNaN;
+  out.class_accuracy.clear();
+  out.samples = 0;
+  if (optimum_ != nullptr) out.optimum_distance = (x - *optimum_).norm();
+}
+
 EvalResult Model::evaluate(Eigen::Ref<const Eigen::VectorXf> params, const Dataset& data,
                            size_t max_samples, size_t batch) {
   EvalResult result;
@@ -246,9 +246,9 @@ const Eigen::VectorXf& Model::quadratic_target() const {
 }
 
 void Model::set_optimum(std::shared_ptr<const Eigen::VectorXf> optimum) {
-  DLSIM_CHECK(kind_ == ModelKind::kQuadratic && optimum != nullptr &&
-                  optimum->size() == parameter_count_,
-              "set_optimum needs a quadratic model and an optimum of its dimension");
+  DLSIM_CHECK(
+      kind_ == ModelKind::kQuadratic && optimum != nullptr && optimum->size() == parameter_count_,
+      "set_optimum needs a quadratic model and an optimum of its dimension");
   optimum_ = std::move(optimum);
 }
 

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <Eigen/Core>
-
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -26,8 +25,8 @@ class Network;
 enum class ModelKind { kMlp, kCnn, kQuadratic };
 
 struct EvalResult {
-  double loss = 0.0;      // mean softmax cross-entropy; quadratic: 0.5 * ||x - c_i||^2
-  double accuracy = 0.0;  // fraction classified correctly; quadratic: NaN
+  double loss = 0.0;                   // mean softmax cross-entropy; quadratic: 0.5 * ||x - c_i||^2
+  double accuracy = 0.0;               // fraction classified correctly; quadratic: NaN
   std::vector<double> class_accuracy;  // per class; NaN for classes absent from the samples
   size_t samples = 0;
   double optimum_distance = 0.0;  // quadratic with an optimum set: ||x - x*||; otherwise NaN
@@ -38,6 +37,7 @@ struct EvalResult {
 /// Initialisation: weights followed by a ReLU ~ He normal N(0, 2/fan_in); followed by tanh or by
 /// nothing (the output layer) ~ Glorot normal N(0, 2/(fan_in+fan_out)); biases 0; drawn layer by
 /// layer in memory order. Quadratic: x0 ~ N(0, I), so that "independent" initialisation differs.
+/// A Model is used by one thread at a time (its workspace is scratch for the call in progress).
 class Model {
  public:
   /// Builds the architecture for the input; `rng` draws the quadratic target c_i ~ N(0, I)
@@ -62,7 +62,8 @@ class Model {
   /// Sizes the workspace for batches of up to max_batch samples (only grows). Calls with larger
   /// batches grow it themselves; after that nothing allocates.
   void reserve(Eigen::Index max_batch);
-  /// Bytes of activation workspace held (the per-agent memory besides parameters and state).
+  /// Bytes of activation buffers and layer scratch held: the per-agent memory besides parameters
+  /// and optimizer state (fused steps also use one largest-layer gradient per thread).
   size_t workspace_bytes() const;
 
   /// Mean loss over the batch at params; writes its gradient into grads (overwritten). rng is the
@@ -92,6 +93,7 @@ class Model {
  private:
   Model();
   float quadratic_gradient(Eigen::Ref<const Eigen::VectorXf> x, float* grads, RandomStream& rng);
+  void evaluate_quadratic(Eigen::Ref<const Eigen::VectorXf> x, EvalResult& out) const;
   void check_input(Eigen::Index rows, Eigen::Index n) const;
 
   ModelKind kind_ = ModelKind::kMlp;
@@ -99,7 +101,6 @@ class Model {
   uint32_t classes_ = 0;
   std::string description_;
   std::unique_ptr<layers::Network> network_;  // null for quadratic
-  Eigen::VectorXf scratch_;                   // fused steps: the largest layer's gradient
   std::vector<uint64_t> class_correct_, class_total_;
   // Quadratic
   Eigen::VectorXf target_;

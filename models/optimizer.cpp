@@ -18,11 +18,13 @@ void require(bool ok, const char* path, const char* rule, double value) {
 
 double LrSchedule::at(int64_t k) const {
   switch (kind) {
-    case ScheduleKind::kConstant: return lr;
+    case ScheduleKind::kConstant:
+      return lr;
     case ScheduleKind::kInverseDecay:
       return lr / std::pow(eps * static_cast<double>(k) + 1.0, decay);
     case ScheduleKind::kStepDecay: {
-      const auto passed = std::upper_bound(milestones.begin(), milestones.end(), k) - milestones.begin();
+      const auto passed =
+          std::upper_bound(milestones.begin(), milestones.end(), k) - milestones.begin();
       return lr * std::pow(gamma, static_cast<double>(passed));
     }
   }
@@ -44,8 +46,10 @@ void validate(const OptimizerSpec& spec) {
     for (size_t i = 0; i < s.milestones.size(); ++i) {
       const bool ok = s.milestones[i] >= 0 && (i == 0 || s.milestones[i] > s.milestones[i - 1]);
       if (!ok)
-        throw InputError(fmt::format("/schedule/milestones/{}: milestones must be increasing "
-                                     "iterations >= 0, got {}", i, s.milestones[i]));
+        throw InputError(
+            fmt::format("/schedule/milestones/{}: milestones must be increasing "
+                        "iterations >= 0, got {}",
+                        i, s.milestones[i]));
     }
   }
 }

@@ -60,7 +60,8 @@ void save_parameters(const std::filesystem::path& path, const ParamVector& param
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
-  if (ec) throw InputError(fmt::format("{}: cannot rename into place: {}", path.string(), ec.message()));
+  if (ec)
+    throw InputError(fmt::format("{}: cannot rename into place: {}", path.string(), ec.message()));
 }
 
 void load_parameters(const std::filesystem::path& path, Eigen::Ref<ParamVector> params,
@@ -70,15 +71,18 @@ void load_parameters(const std::filesystem::path& path, Eigen::Ref<ParamVector> 
   Header h{};
   in.read(reinterpret_cast<char*>(&h), sizeof h);
   const auto got = static_cast<size_t>(in.gcount());
-  if (got < sizeof h) fail(path, got, fmt::format("the file ends inside the {}-byte header", kHeaderBytes));
+  if (got < sizeof h)
+    fail(path, got, fmt::format("the file ends inside the {}-byte header", kHeaderBytes));
   if (h.magic != kMagic) fail(path, 0, "not a dlsim parameter file (magic is not DLSIMPRM)");
   if (h.version != kVersion)
-    fail(path, 8, fmt::format("format version {} is not supported (expected {})", h.version, kVersion));
+    fail(path, 8,
+         fmt::format("format version {} is not supported (expected {})", h.version, kVersion));
   if (h.value_bytes != sizeof(float))
     fail(path, 12, fmt::format("values of {} bytes, expected {}", h.value_bytes, sizeof(float)));
   if (h.architecture_hash != architecture_hash)
-    fail(path, 16, fmt::format("architecture hash {:#018x} does not match the model's {:#018x}",
-                               h.architecture_hash, architecture_hash));
+    fail(path, 16,
+         fmt::format("architecture hash {:#018x} does not match the model's {:#018x}",
+                     h.architecture_hash, architecture_hash));
   if (h.count != static_cast<uint64_t>(params.size()))
     fail(path, 24, fmt::format("{} parameters, the model has {}", h.count, params.size()));
   // Sizes are checked before reading, so that a rejected file leaves params untouched.
@@ -87,8 +91,9 @@ void load_parameters(const std::filesystem::path& path, Eigen::Ref<ParamVector> 
   const uintmax_t expected = kHeaderBytes + h.count * sizeof(float);
   if (ec) fail(path, kHeaderBytes, "cannot determine the file size: " + ec.message());
   if (size < expected)
-    fail(path, size, fmt::format("the file ends after {} of {} parameters",
-                                 (size - kHeaderBytes) / sizeof(float), h.count));
+    fail(path, size,
+         fmt::format("the file ends after {} of {} parameters",
+                     (size - kHeaderBytes) / sizeof(float), h.count));
   if (size > expected) fail(path, expected, "unexpected bytes after the last parameter");
   in.read(reinterpret_cast<char*>(params.data()),
           static_cast<std::streamsize>(params.size() * sizeof(float)));

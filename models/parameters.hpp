@@ -3,7 +3,6 @@
 #pragma once
 
 #include <Eigen/Core>
-
 #include <cstdint>
 #include <filesystem>
 #include <span>

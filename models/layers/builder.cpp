@@ -18,9 +18,10 @@ using Layers = std::vector<std::unique_ptr<Layer>>;
 
 Shape input_shape(const InputShape& in) {
   if (in.channels == 0 || in.height == 0 || in.width == 0 || in.classes < 2)
-    throw InputError(fmt::format("input {}x{}x{} with {} classes: every side must be at least 1 "
-                                 "and there must be at least 2 classes",
-                                 in.channels, in.height, in.width, in.classes));
+    throw InputError(
+        fmt::format("input {}x{}x{} with {} classes: every side must be at least 1 "
+                    "and there must be at least 2 classes",
+                    in.channels, in.height, in.width, in.classes));
   return Shape{in.channels, in.height, in.width};
 }
 
@@ -51,19 +52,21 @@ Shape checked_shape(const LayerSpec& l, Shape in, const std::string& path) {
   switch (l.kind) {
     case LayerKind::kConv: {
       if (l.units == 0 || l.kernel == 0 || l.stride == 0)
-        throw InputError(fmt::format("{}: conv needs filters, kernel and stride of at least 1",
-                                     path));
+        throw InputError(
+            fmt::format("{}: conv needs filters, kernel and stride of at least 1", path));
       const Index k = l.kernel, p = l.padding;
       if (k > in.height + 2 * p || k > in.width + 2 * p)
-        throw InputError(fmt::format("{}: conv kernel {} with padding {} does not fit the {} "
-                                     "input", path, k, p, to_string(in)));
+        throw InputError(
+            fmt::format("{}: conv kernel {} with padding {} does not fit the {} "
+                        "input",
+                        path, k, p, to_string(in)));
       return Shape{l.units, Conv2D::output_size(in.height, k, l.stride, p),
                    Conv2D::output_size(in.width, k, l.stride, p)};
     }
     case LayerKind::kMaxPool:
       if (l.kernel == 0 || l.stride == 0)
-        throw InputError(fmt::format("{}: max_pool needs a kernel and a stride of at least 1",
-                                     path));
+        throw InputError(
+            fmt::format("{}: max_pool needs a kernel and a stride of at least 1", path));
       if (l.kernel > in.height || l.kernel > in.width)
         throw InputError(fmt::format("{}: max_pool kernel {} does not fit the {} input", path,
                                      l.kernel, to_string(in)));
@@ -72,10 +75,14 @@ Shape checked_shape(const LayerSpec& l, Shape in, const std::string& path) {
     case LayerKind::kDense:
       if (l.units == 0) throw InputError(fmt::format("{}: dense needs at least 1 unit", path));
       return Shape{l.units, 1, 1};
-    case LayerKind::kDropout: check_rate(l.rate, path); return in;
-    case LayerKind::kFlatten: return Shape{in.size(), 1, 1};
+    case LayerKind::kDropout:
+      check_rate(l.rate, path);
+      return in;
+    case LayerKind::kFlatten:
+      return Shape{in.size(), 1, 1};
     case LayerKind::kRelu:
-    case LayerKind::kTanh: return in;
+    case LayerKind::kTanh:
+      return in;
   }
   DLSIM_CHECK(false, "unknown layer kind {}", static_cast<int>(l.kind));
   return in;
@@ -102,12 +109,18 @@ std::unique_ptr<Layer> make_layer(const std::vector<LayerSpec>& spec, size_t i, 
       }
       return std::make_unique<Conv2D>(in, l.units, l.kernel, l.stride, l.padding, relu, pool);
     }
-    case LayerKind::kMaxPool: return std::make_unique<MaxPool2D>(in, l.kernel, l.stride);
-    case LayerKind::kDense: return std::make_unique<Dense>(in, l.units);
-    case LayerKind::kRelu: return std::make_unique<Relu>(in);
-    case LayerKind::kTanh: return std::make_unique<Tanh>(in);
-    case LayerKind::kDropout: return std::make_unique<Dropout>(in, l.rate);
-    case LayerKind::kFlatten: return std::make_unique<Flatten>(in);
+    case LayerKind::kMaxPool:
+      return std::make_unique<MaxPool2D>(in, l.kernel, l.stride);
+    case LayerKind::kDense:
+      return std::make_unique<Dense>(in, l.units);
+    case LayerKind::kRelu:
+      return std::make_unique<Relu>(in);
+    case LayerKind::kTanh:
+      return std::make_unique<Tanh>(in);
+    case LayerKind::kDropout:
+      return std::make_unique<Dropout>(in, l.rate);
+    case LayerKind::kFlatten:
+      return std::make_unique<Flatten>(in);
   }
   return nullptr;
 }

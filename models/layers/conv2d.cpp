@@ -7,6 +7,7 @@
 #include "models/layers/gemm.hpp"
 #include "models/layers/init.hpp"
 #include "models/layers/pool2x2.hpp"
+#include "models/layers/row_ops.hpp"
 
 namespace dlsim::models::layers {
 
@@ -26,6 +27,23 @@ Shape pooled(Shape s, FusedPool pool) {
   return pool == FusedPool::kMax2x2 ? Shape{s.channels, s.height / 2, s.width / 2} : s;
 }
 
+// C^T (m x rows*width, column-major) = A (m x k) * B^T, where B's rows for output row oh and
+// columns [ow0, ow0 + w) are plane.window(oh, ow0) + row_offsets: a stride-1 convolution read in
+// place. Each product covers at most 14 positions of one output row (one register tile).
+void gemm_over_rows(const Im2Col& plane, Index rows, Index width, const float* a, Index m, Index k,
+                    float* c_t) {
+  const Index segments = (width + 13) / 14;
+  for (Index oh = 0; oh < rows; ++oh) {
+    for (Index g = 0, ow0 = 0; g < segments; ++g) {
+      const Index w = width / segments + (g < width % segments ? 1 : 0);
+      gemm(m, w, k, 1.0f, a, m,
+           Operand{plane.window(oh, ow0), 0, Layout::kRowOffsets, plane.row_offsets()},
+           c_t + (oh * width + ow0) * m, m, Accumulate::kNo);
+      ow0 += w;
+    }
+  }
+}
+
 }  // namespace
 
 Conv2D::Conv2D(Shape in, Index filters, Index kernel, Index stride, Index padding, FusedRelu relu,
@@ -40,26 +58,39 @@ Conv2D::Conv2D(Shape in, Index filters, Index kernel, Index stride, Index paddin
       conv_shape_(conv_output(in, filters, kernel, stride, padding)),
       patch_(in.channels * kernel * kernel),
       positions_(conv_shape_.height * conv_shape_.width),
-      im2col_(in, kernel, stride, padding, conv_shape_.height, conv_shape_.width),
-      cols_(positions_, patch_ + 1),
+      in_place_(stride == 1 && padding < kernel),
+      im2col_(in, kernel, stride, padding, conv_shape_.height, conv_shape_.width,
+              in_place_ ? 0 : std::max<Index>(1, kFoldColumns / (kernel * kernel))),
+      dz_plane_(in_place_ ? conv_shape_ : Shape{0, 1, 1}, kernel, 1,
+                in_place_ ? kernel - 1 - padding : 0, in.height, in.width, 0),
+      cols_(in_place_ ? 0 : positions_, in_place_ ? 0 : patch_),
+      col_tile_(positions_ * kTileColumns + kRowSlack),
       dy_t_(filters, positions_),
       dk_(filters * patch_ + filters),
       z_(positions_, filters),
+      z_t_(in_place_ ? filters : 0, in_place_ ? positions_ : 0),
       dz_(positions_, filters),
-      dy_masked_(output_shape().size()) {
-  cols_.col(patch_).setOnes();  // the bias column: [cols 1] * [K b]^T = cols * K^T + b
-}
+      dy_masked_(output_shape().size()),
+      k_flipped_(in_place_ ? in.channels : 0, in_place_ ? filters * kernel * kernel : 0),
+      dx_t_(in_place_ ? in.channels : 0, in_place_ ? in.height * in.width : 0) {}
 
 void Conv2D::reserve(Index max_batch) {
   if (pool_ == FusedPool::kMax2x2 && codes_.cols() < max_batch)
     codes_.resize(output_shape().size(), max_batch);
 }
 
+size_t Conv2D::scratch_bytes() const {
+  const Index floats = cols_.size() + col_tile_.size() + dy_t_.size() + dk_.size() + z_.size() +
+                       z_t_.size() + dz_.size() + dy_masked_.size() + codes_.size() +
+                       k_flipped_.size() + dx_t_.size() + im2col_.floats() + dz_plane_.floats();
+  return static_cast<size_t>(floats) * sizeof(float);
+}
+
 std::string Conv2D::describe() const {
   // The fused layers describe themselves as the separate ones: the same architecture hash.
-  std::string text = fmt::format("conv {} -> {} kernel {} stride {} padding {}",
-                                 to_string(input_shape()), to_string(conv_shape_), kernel_,
-                                 stride_, padding_);
+  std::string text =
+      fmt::format("conv {} -> {} kernel {} stride {} padding {}", to_string(input_shape()),
+                  to_string(conv_shape_), kernel_, stride_, padding_);
   if (relu_ == FusedRelu::kYes) text += "\nrelu";
   if (pool_ == FusedPool::kMax2x2)
     text += fmt::format("\nmaxpool {} -> {} kernel 2 stride 2", to_string(conv_shape_),
@@ -75,18 +106,38 @@ void Conv2D::initialize(float* p, Init init, RandomStream& rng) const {
   std::fill_n(p + filters_ * patch_, filters_, 0.0f);
 }
 
+// z (P x F) = conv(x) + b, clamped at 0 with a fused ReLU.
+void Conv2D::convolve_sample(const float* p, const float* x, float* z) {
+  const float* bias = p + filters_ * patch_;
+  const Rectify rectify = relu_ == FusedRelu::kYes ? Rectify::kYes : Rectify::kNo;
+  im2col_.load(x);
+  if (in_place_) {
+    // z^T (F x P) = K (F x Ckk) * cols^T (Ckk x P): the filters are the 32-row dimension, so no
+    // tile is partly empty, and cols^T is read in place. The transpose adds b and clamps.
+    gemm_over_rows(im2col_, conv_shape_.height, conv_shape_.width, p, filters_, patch_,
+                   z_t_.data());
+    transpose_add(z_t_.data(), filters_, positions_, bias, rectify, z);
+    return;
+  }
+  // z (P x F) = cols (P x Ckk) * K^T (Ckk x F); K read row-major is K^T.
+  im2col_.columns(0, patch_, cols_.data(), Spill::kNo);
+  gemm(positions_, filters_, patch_, 1.0f, cols_.data(), positions_,
+       Operand{p, filters_, Layout::kRowMajor}, z, positions_, Accumulate::kNo);
+  Eigen::Map<Eigen::MatrixXf> zs(z, positions_, filters_);
+  const Eigen::Map<const Eigen::RowVectorXf> b(bias, filters_);
+  if (rectify == Rectify::kYes) {
+    zs = (zs.rowwise() + b).cwiseMax(0.0f);
+  } else {
+    zs.rowwise() += b;
+  }
+}
+
 void Conv2D::forward(const float* p, ConstAct x, Act y, Phase, RandomStream*) {
   for (Index s = 0; s < x.cols(); ++s) {
-    im2col_.expand(x.col(s).data(), cols_.data());
-    // z (P x F) = [cols 1] (P x Ckk+1) * [K b]^T (Ckk+1 x F); p read row-major is [K b]^T.
-    float* z = pool_ == FusedPool::kMax2x2 ? z_.data() : y.col(s).data();
-    gemm(positions_, filters_, patch_ + 1, 1.0f, cols_.data(), positions_,
-         Operand{p, filters_, Layout::kRowMajor}, z, positions_, Accumulate::kNo);
-    if (relu_ == FusedRelu::kYes) {
-      Eigen::Map<Eigen::ArrayXf> zs(z, positions_ * filters_);
-      zs = zs.max(0.0f);
-    }
-    if (pool_ == FusedPool::kMax2x2) pool2x2_forward(z, conv_shape_, y.col(s).data(), codes_.col(s).data());
+    float* z = pool_ == FusedPool::kMax2x2 ? z_.data() : y.col(s).data();  // (P x F)
+    convolve_sample(p, x.col(s).data(), z);
+    if (pool_ == FusedPool::kMax2x2)
+      pool2x2_forward(z, conv_shape_, y.col(s).data(), codes_.col(s).data());
   }
 }
 
@@ -101,28 +152,65 @@ const float* Conv2D::conv_output_gradient(ConstAct y, ConstAct dy, Index s) {
         (y.col(s).array() > 0.0f).select(dy.col(s).array(), 0.0f);
     g = out;
   }
-  if (pool_ == FusedPool::kMax2x2) pool2x2_backward(g, codes_.col(s).data(), conv_shape_, dz_.data());
+  if (pool_ == FusedPool::kMax2x2)
+    pool2x2_backward(g, codes_.col(s).data(), conv_shape_, dz_.data());
   return dz_.data();
+}
+
+// [dK db] (F x Ckk+1) (+)= dz^T (F x P) * [cols 1] (P x Ckk+1), 12 columns of cols at a time built
+// into an L1 tile from the loaded sample; db is the last column, summed in a fixed order.
+void Conv2D::kernel_gradient(const float* dz, bool first) {
+  transpose(dz, positions_, filters_, dy_t_.data());
+  for (Index q0 = 0; q0 <= patch_; q0 += kTileColumns) {
+    const Index count = std::min(kTileColumns, patch_ + 1 - q0);
+    const Index real = std::min(count, patch_ - q0);
+    im2col_.columns(q0, real, col_tile_.data(), Spill::kAllowed);
+    if (real < count) std::fill_n(col_tile_.data() + real * positions_, positions_, 1.0f);
+    gemm(filters_, count, positions_, 1.0f, dy_t_.data(), filters_,
+         Operand{col_tile_.data(), positions_}, dk_.data() + q0 * filters_, filters_,
+         first ? Accumulate::kNo : Accumulate::kYes);
+  }
+}
+
+void Conv2D::input_gradient(const float* p, const float* dz, float* dx) {
+  const Shape& in = input_shape();
+  const Index k2 = kernel_ * kernel_;
+  if (in_place_) {
+    // Stride 1: dx is the full convolution of dz (padded by k-1-padding) with the flipped
+    // kernel: dx^T (C x H*W) = Kflip (C x F*k*k) * im2col(dz)^T, read in place as forward does.
+    dz_plane_.load(dz);
+    gemm_over_rows(dz_plane_, in.height, in.width, k_flipped_.data(), in.channels, filters_ * k2,
+                   dx_t_.data());
+    transpose(dx_t_.data(), in.channels, in.height * in.width, dx);
+    return;
+  }
+  // dcols (P x Ckk) = dz (P x F) * K (F x Ckk), a few input channels at a time, each folded
+  // back onto the input while it is in cache.
+  const Index group = std::max<Index>(1, kFoldColumns / k2);
+  for (Index c0 = 0; c0 < in.channels; c0 += group) {
+    const Index c1 = std::min(in.channels, c0 + group);
+    gemm(positions_, (c1 - c0) * k2, filters_, 1.0f, dz, positions_,
+         Operand{p + c0 * k2 * filters_, filters_}, im2col_.dcols_buffer(), positions_,
+         Accumulate::kNo);
+    im2col_.fold(c0, c1, dx);
+  }
 }
 
 void Conv2D::backward(const float* p, ConstAct x, ConstAct y, ConstAct dy, Act* dx,
                       const GradientOut& grad) {
-  const Index n = x.cols();
-  for (Index s = 0; s < n; ++s) {
+  if (dx != nullptr && in_place_) {
+    // Kflip(c, f*k*k + ki*k + kj) = K(f, c, k-1-ki, k-1-kj).
+    const Index k = kernel_, k2 = k * k;
+    for (Index c = 0; c < input_shape().channels; ++c)
+      for (Index f = 0; f < filters_; ++f)
+        for (Index r = 0; r < k2; ++r)
+          k_flipped_(c, f * k2 + r) = p[f + filters_ * (c * k2 + (k2 - 1 - r))];
+  }
+  for (Index s = 0; s < x.cols(); ++s) {
     const float* dz = conv_output_gradient(y, dy, s);  // (P x F)
-    im2col_.expand(x.col(s).data(), cols_.data());
-    // [dK db] (F x Ckk+1) += dz^T (F x P) * [cols 1] (P x Ckk+1): the bias gradient is the
-    // product's last column, summed in a fixed order.
-    transpose(dz, positions_, filters_, dy_t_.data());
-    gemm(filters_, patch_ + 1, positions_, 1.0f, dy_t_.data(), filters_,
-         Operand{cols_.data(), positions_}, dk_.data(), filters_,
-         s == 0 ? Accumulate::kNo : Accumulate::kYes);
-    if (dx != nullptr) {
-      // dcols (P x Ckk) = dz (P x F) * K (F x Ckk), then scattered back onto the input.
-      gemm(positions_, patch_, filters_, 1.0f, dz, positions_, Operand{p, filters_},
-           im2col_.dcols_buffer(), positions_, Accumulate::kNo);
-      im2col_.fold(dx->col(s).data());
-    }
+    im2col_.load(x.col(s).data());
+    kernel_gradient(dz, s == 0);
+    if (dx != nullptr) input_gradient(p, dz, dx->col(s).data());
   }
   Eigen::Map<Eigen::VectorXf> g(grad.data, parameter_count());
   if (grad.mode == Accumulate::kNo) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "models/layers/gemm.hpp"
@@ -10,11 +11,9 @@
 namespace dlsim::models::layers {
 
 Dense::Dense(Shape in, Index units)
-    : Layer(in, Shape{units, 1, 1}), in_size_(in.size()), out_size_(units) {}
+    : Layer(in, Shape{units, 1, 1}), in_size_(in.size()), out_size_(units), column_sum_(units) {}
 
-std::string Dense::describe() const {
-  return fmt::format("dense {}->{}", in_size_, out_size_);
-}
+std::string Dense::describe() const { return fmt::format("dense {}->{}", in_size_, out_size_); }
 
 Index Dense::parameter_count() const { return out_size_ * in_size_ + out_size_; }
 
@@ -33,29 +32,39 @@ void Dense::reserve(Index max_batch) {
 void Dense::forward(const float* p, ConstAct x, Act y, Phase, RandomStream*) {
   // y (out, n) = W (out, in) * x (in, n) + b
   const Index n = x.cols();
-  gemm(out_size_, n, in_size_, 1.0f, p, out_size_, Operand{x.data(), in_size_}, y.data(),
-       out_size_, Accumulate::kNo);
+  gemm(out_size_, n, in_size_, 1.0f, p, out_size_, Operand{x.data(), in_size_}, y.data(), out_size_,
+       Accumulate::kNo);
   y.colwise() += Eigen::Map<const Eigen::VectorXf>(p + out_size_ * in_size_, out_size_);
 }
 
 void Dense::backward(const float* p, ConstAct x, ConstAct, ConstAct dy, Act* dx,
                      const GradientOut& grad) {
   const Index n = x.cols();
-  if (dx != nullptr) {
-    // dx^T (n, in) = dy^T (n, out) * W (out, in); then dx (in, n) = (dx^T)^T.
-    transpose(dy.data(), out_size_, n, dy_t_.data());
-    gemm(n, in_size_, out_size_, 1.0f, dy_t_.data(), n, Operand{p, out_size_}, dx_t_.data(), n,
-         Accumulate::kNo);
-    transpose(dx_t_.data(), n, in_size_, dx->data());
+  if (dx != nullptr) transpose(dy.data(), out_size_, n, dy_t_.data());
+  // W is swept in blocks of columns that fit in L2: each block is read for dx, then its gradient
+  // is written (or added into it, for a fused SGD step) while it is still in cache. Per element
+  // the sums run as in one whole product.
+  const Index block = std::max<Index>(14, (Index{1} << 17) / out_size_);
+  for (Index j0 = 0; j0 < in_size_; j0 += block) {
+    const Index bw = std::min(block, in_size_ - j0);
+    if (dx != nullptr)  // dx^T (n, bw) = dy^T (n, out) * W[:, j0:j0+bw] (out, bw)
+      gemm(n, bw, out_size_, 1.0f, dy_t_.data(), n, Operand{p + j0 * out_size_, out_size_},
+           dx_t_.data() + j0 * n, n, Accumulate::kNo);
+    // dW[:, j0:j0+bw] (+)= scale * dy (out, n) * x^T (n, bw): x read row-major is x^T.
+    gemm(out_size_, bw, n, grad.scale, dy.data(), out_size_,
+         Operand{x.data() + j0, in_size_, Layout::kRowMajor}, grad.data + j0 * out_size_, out_size_,
+         grad.mode);
   }
-  // dW (out, in) (+)= scale * dy (out, n) * x^T (n, in): x read row-major is x^T.
-  gemm(out_size_, in_size_, n, grad.scale, dy.data(), out_size_,
-       Operand{x.data(), in_size_, Layout::kRowMajor}, grad.data, out_size_, grad.mode);
+  if (dx != nullptr) transpose(dx_t_.data(), n, in_size_, dx->data());  // dx (in, n)
+  // db = sum of dy's columns, added column after column: the same order for every element
+  // wherever db lives (Eigen's rowwise().sum() peels unaligned heads with another order).
+  column_sum_ = dy.col(0);
+  for (Index s = 1; s < n; ++s) column_sum_ += dy.col(s);
   Eigen::Map<Eigen::VectorXf> db(grad.data + out_size_ * in_size_, out_size_);
   if (grad.mode == Accumulate::kNo) {
-    db.noalias() = grad.scale * dy.rowwise().sum();
+    db.noalias() = grad.scale * column_sum_;
   } else {
-    db.noalias() += grad.scale * dy.rowwise().sum();
+    db.noalias() += grad.scale * column_sum_;
   }
 }
 

@@ -15,6 +15,9 @@ class Dense final : public Layer {
   Index parameter_count() const override;
   void initialize(float* p, Init init, RandomStream& rng) const override;
   void reserve(Index max_batch) override;
+  size_t scratch_bytes() const override {
+    return static_cast<size_t>(dy_t_.size() + dx_t_.size() + column_sum_.size()) * sizeof(float);
+  }
   void forward(const float* p, ConstAct x, Act y, Phase phase, RandomStream* rng) override;
   void backward(const float* p, ConstAct x, ConstAct y, ConstAct dy, Act* dx,
                 const GradientOut& grad) override;
@@ -24,8 +27,9 @@ class Dense final : public Layer {
  private:
   Index in_size_;
   Index out_size_;
-  Eigen::MatrixXf dy_t_;  // (capacity, out)
-  Eigen::MatrixXf dx_t_;  // (capacity, in)
+  Eigen::MatrixXf dy_t_;        // (capacity, out)
+  Eigen::MatrixXf dx_t_;        // (capacity, in)
+  Eigen::VectorXf column_sum_;  // (out): the bias gradient before scaling
 };
 
 }  // namespace dlsim::models::layers

@@ -7,13 +7,18 @@
 namespace dlsim::models::layers {
 
 /// The mask is drawn from the stream passed to forward (the agent's own): each next_u64() gives
-/// two 32-bit uniforms u, in feature-then-sample order; a feature is kept when u < (1-rate)*2^32.
+/// four 16-bit uniforms u (low bits first), in feature-then-sample order; a feature is kept when
+/// u < t = round((1 - rate) * 2^16) and then scaled by 2^16 / t. The keep probability is thus
+/// 1 - rate to within 2^-17, and the scale is its exact inverse.
 class Dropout final : public Layer {
  public:
   /// Precondition: 0 <= rate < 1.
   Dropout(Shape in, double rate);
   std::string describe() const override;
   void reserve(Index max_batch) override;
+  size_t scratch_bytes() const override {
+    return static_cast<size_t>(mask_.size()) * sizeof(float);
+  }
   bool is_identity(Phase phase) const override { return phase == Phase::kEval || rate_ == 0.0; }
   void forward(const float* p, ConstAct x, Act y, Phase phase, RandomStream* rng) override;
   void backward(const float* p, ConstAct x, ConstAct y, ConstAct dy, Act* dx,

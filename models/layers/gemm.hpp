@@ -10,14 +10,16 @@
 
 namespace dlsim::models::layers {
 
-enum class Layout { kColMajor, kRowMajor };
+enum class Layout { kColMajor, kRowMajor, kRowOffsets };
 
-/// A read-only (rows x cols) operand: element (r, c) at data[r + c*ld] (column-major) or
-/// data[r*ld + c] (row-major). A row-major view of X is X^T for free.
+/// A read-only (rows x cols) operand: element (r, c) at data[r + c*ld] (column-major),
+/// data[r*ld + c] (row-major; a row-major view of X is X^T for free) or
+/// data[row_offsets[r] + c] (rows anywhere: a convolution reads its input rows in place).
 struct Operand {
   const float* data;
   Index ld;
   Layout layout = Layout::kColMajor;
+  const Index* row_offsets = nullptr;
 };
 
 /// C (m x n, column-major, leading dimension ldc) = alpha * A * B, added to C when
@@ -28,5 +30,12 @@ void gemm(Index m, Index n, Index k, float alpha, const float* a, Index lda, Ope
 
 /// dst (cols x rows, column-major) = src^T for src (rows x cols, column-major). No overlap.
 void transpose(const float* src, Index rows, Index cols, float* dst);
+
+enum class Rectify { kNo, kYes };
+
+/// dst(j, i) = src(i, j) + row_bias[i], then max(., 0) when rectify: a transpose that also adds a
+/// bias per source row and applies a ReLU, in one pass.
+void transpose_add(const float* src, Index rows, Index cols, const float* row_bias, Rectify rectify,
+                   float* dst);
 
 }  // namespace dlsim::models::layers

@@ -20,65 +20,77 @@ __mmask16 range_mask(Index lo, Index hi) {
 #endif
 
 Im2Col::Im2Col(Shape in, Index kernel, Index stride, Index padding, Index out_height,
-               Index out_width)
+               Index out_width, Index fold_channels)
     : in_(in),
       kernel_(kernel),
       stride_(stride),
       padding_(padding),
       ho_(out_height),
       wo_(out_width),
-      padded_(Eigen::VectorXf::Zero(in.channels * (in.height + 2 * padding) *
-                                        (in.width + 2 * padding) + kPad)),
-      dpadded_(padded_.size()),
-      dcols_(Eigen::VectorXf::Zero(2 * kPad + ho_ * wo_ * in.channels * kernel * kernel)) {}
+      padded_(Eigen::VectorXf::Zero(
+          in.channels * (in.height + 2 * padding) * (in.width + 2 * padding) + kPad)),
+      dpadded_((in.height + 2 * padding) * (in.width + 2 * padding) + kPad),
+      dcols_(Eigen::VectorXf::Zero(2 * kPad + ho_ * wo_ * fold_channels * kernel * kernel)),
+      row_offsets_(in.channels * kernel * kernel) {
+  const Index hp = in.height + 2 * padding, wp = in.width + 2 * padding;
+  for (Index c = 0, q = 0; c < in.channels; ++c)
+    for (Index ki = 0; ki < kernel; ++ki)
+      for (Index kj = 0; kj < kernel; ++kj) row_offsets_[q++] = (c * hp + ki) * wp + kj;
+}
 
-// The sample is first copied into the interior of a zero-bordered plane, so that every column
-// is a plain strided copy with no bounds tests (masked loads straight from x measured slower).
-void Im2Col::expand(const float* x, float* cols) {
+// The sample goes into the interior of a zero-bordered plane, so that every column is a plain
+// strided copy with no bounds tests (masked loads straight from x measured slower).
+void Im2Col::load(const float* x) {
   const Index hp = in_.height + 2 * padding_, wp = in_.width + 2 * padding_;
   for (Index c = 0; c < in_.channels; ++c)
     for (Index h = 0; h < in_.height; ++h)
       copy_row(x + (c * in_.height + h) * in_.width, 1, in_.width,
                padded_.data() + (c * hp + h + padding_) * wp + padding_);
-  float* col = cols;  // column (c, ki, kj), position oh*wo + ow
-  const float* end = cols + ho_ * wo_ * in_.channels * kernel_ * kernel_;
-  for (Index c = 0; c < in_.channels; ++c)
-    for (Index ki = 0; ki < kernel_; ++ki)
-      for (Index kj = 0; kj < kernel_; ++kj)
-        for (Index oh = 0; oh < ho_; ++oh, col += wo_) {
-          const float* src = padded_.data() + (c * hp + oh * stride_ + ki) * wp + kj;
-          // Rows are written in address order, so a row may spill into the next; not past end.
-          if (col + kRowSlack <= end) {
-            copy_row_slack(src, stride_, wo_, col);
-          } else {
-            copy_row(src, stride_, wo_, col);
-          }
-        }
 }
 
-void Im2Col::fold_scatter(float* dx) {
+void Im2Col::columns(Index q0, Index count, float* dst, Spill spill) const {
   const Index hp = in_.height + 2 * padding_, wp = in_.width + 2 * padding_;
-  dpadded_.setZero();
+  const Index k2 = kernel_ * kernel_;
+  const float* end = dst + count * ho_ * wo_;
+  float* col = dst;
+  for (Index q = q0; q < q0 + count; ++q) {
+    const Index c = q / k2, ki = q % k2 / kernel_, kj = q % kernel_;
+    for (Index oh = 0; oh < ho_; ++oh, col += wo_) {
+      const float* src = padded_.data() + (c * hp + oh * stride_ + ki) * wp + kj;
+      // Rows are written in address order, so a row may spill into the next one.
+      if (spill == Spill::kAllowed || col + kRowSlack <= end) {
+        copy_row_slack(src, stride_, wo_, col);
+      } else {
+        copy_row(src, stride_, wo_, col);
+      }
+    }
+  }
+}
+
+void Im2Col::fold_scatter(Index c0, Index c1, float* dx) {
+  const Index hp = in_.height + 2 * padding_, wp = in_.width + 2 * padding_;
   const float* col = dcols_buffer();
-  for (Index c = 0; c < in_.channels; ++c)
+  for (Index c = c0; c < c1; ++c) {
+    dpadded_.setZero();
     for (Index ki = 0; ki < kernel_; ++ki)
       for (Index kj = 0; kj < kernel_; ++kj)
         for (Index oh = 0; oh < ho_; ++oh, col += wo_)
-          add_row_slack(col, wo_, stride_, dpadded_.data() + (c * hp + oh * stride_ + ki) * wp + kj);
-  for (Index c = 0; c < in_.channels; ++c)
+          add_row_slack(col, wo_, stride_, dpadded_.data() + (oh * stride_ + ki) * wp + kj);
     for (Index h = 0; h < in_.height; ++h)
-      copy_row(dpadded_.data() + (c * hp + h + padding_) * wp + padding_, 1, in_.width,
+      copy_row(dpadded_.data() + (h + padding_) * wp + padding_, 1, in_.width,
                dx + (c * in_.height + h) * in_.width);
+  }
+  (void)hp;
 }
 
 // Stride 1: each input row gathers its (up to) k*k shifted column rows in registers and is
 // stored once, instead of k*k read-modify-writes of a padded plane.
-void Im2Col::fold(float* dx) {
+void Im2Col::fold(Index c0, Index c1, float* dx) {
 #if defined(__AVX512F__)
   if (stride_ == 1) {
     const Index p_size = ho_ * wo_, k2 = kernel_ * kernel_;
     const float* dcols = dcols_buffer();
-    for (Index c = 0; c < in_.channels; ++c) {
+    for (Index c = c0; c < c1; ++c) {
       for (Index ih = 0; ih < in_.height; ++ih) {
         float* out = dx + (c * in_.height + ih) * in_.width;
         for (Index w0 = 0; w0 < in_.width; w0 += 16) {
@@ -94,11 +106,13 @@ void Im2Col::fold(float* dx) {
               const Index first = w0 + padding_ - kj;
               const Index lo = std::max<Index>(0, -first), hi = std::min<Index>(lanes, wo_ - first);
               if (lo >= hi) continue;
-              const float* row = dcols + (c * k2 + ki * kernel_ + kj) * p_size + oh * wo_;
-              acc[ki % 4] = _mm512_add_ps(acc[ki % 4], _mm512_maskz_loadu_ps(range_mask(lo, hi), row + first));
+              const float* row = dcols + ((c - c0) * k2 + ki * kernel_ + kj) * p_size + oh * wo_;
+              acc[ki % 4] = _mm512_add_ps(acc[ki % 4],
+                                          _mm512_maskz_loadu_ps(range_mask(lo, hi), row + first));
             }
           }
-          const __m512 sum = _mm512_add_ps(_mm512_add_ps(acc[0], acc[1]), _mm512_add_ps(acc[2], acc[3]));
+          const __m512 sum =
+              _mm512_add_ps(_mm512_add_ps(acc[0], acc[1]), _mm512_add_ps(acc[2], acc[3]));
           _mm512_mask_storeu_ps(out + w0, range_mask(0, lanes), sum);
         }
       }
@@ -106,7 +120,7 @@ void Im2Col::fold(float* dx) {
     return;
   }
 #endif
-  fold_scatter(dx);
+  fold_scatter(c0, c1, dx);
 }
 
 }  // namespace dlsim::models::layers

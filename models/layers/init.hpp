@@ -7,7 +7,6 @@
 namespace dlsim::models::layers {
 
 /// p[0, count) ~ N(0, s^2) with s = sqrt(2 / fan_in) (He) or sqrt(2 / (fan_in + fan_out)) (Glorot).
-void fill_weights(float* p, Index count, Index fan_in, Index fan_out, Init init,
-                  RandomStream& rng);
+void fill_weights(float* p, Index count, Index fan_in, Index fan_out, Init init, RandomStream& rng);
 
 }  // namespace dlsim::models::layers

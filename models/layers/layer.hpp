@@ -4,7 +4,6 @@
 #pragma once
 
 #include <Eigen/Core>
-
 #include <cstdint>
 #include <string>
 
@@ -58,6 +57,8 @@ class Layer {
   virtual void initialize(float* /*p*/, Init /*init*/, RandomStream& /*rng*/) const {}
   /// Sizes the layer's scratch for batches of up to max_batch samples (the only allocation).
   virtual void reserve(Index /*max_batch*/) {}
+  /// Bytes of scratch the layer holds (besides the network's activation buffers).
+  virtual size_t scratch_bytes() const { return 0; }
   /// True when forward is y = x and backward dx = dy: the network passes the buffer through.
   virtual bool is_identity(Phase /*phase*/) const { return false; }
 

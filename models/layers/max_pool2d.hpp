@@ -16,6 +16,9 @@ class MaxPool2D final : public Layer {
   MaxPool2D(Shape in, Index kernel, Index stride);
   std::string describe() const override;
   void reserve(Index max_batch) override;
+  size_t scratch_bytes() const override {
+    return static_cast<size_t>(argmax_.size()) * sizeof(int32_t);
+  }
   void forward(const float* p, ConstAct x, Act y, Phase phase, RandomStream* rng) override;
   void backward(const float* p, ConstAct x, ConstAct y, ConstAct dy, Act* dx,
                 const GradientOut& grad) override;

@@ -26,12 +26,14 @@ Index Network::output_size() const { return layers_.back()->output_shape().size(
 
 std::string Network::describe() const {
   std::string text = fmt::format("input {}", to_string(input_));
-  for (const auto& layer : layers_) fmt::format_to(std::back_inserter(text), "\n{}", layer->describe());
+  for (const auto& layer : layers_)
+    fmt::format_to(std::back_inserter(text), "\n{}", layer->describe());
   return text;
 }
 
 void Network::initialize(float* p, RandomStream& rng) const {
-  for (size_t i = 0; i < layers_.size(); ++i) layers_[i]->initialize(p + offsets_[i], inits_[i], rng);
+  for (size_t i = 0; i < layers_.size(); ++i)
+    layers_[i]->initialize(p + offsets_[i], inits_[i], rng);
 }
 
 void Network::reserve(Index max_batch) {
@@ -101,7 +103,9 @@ double Network::flops_per_sample(Phase phase) const {
 size_t Network::workspace_bytes() const {
   size_t floats = static_cast<size_t>(grad_[0].size() + grad_[1].size());
   for (const auto& o : outputs_) floats += static_cast<size_t>(o.size());
-  return floats * sizeof(float);
+  size_t bytes = floats * sizeof(float);
+  for (const auto& layer : layers_) bytes += layer->scratch_bytes();
+  return bytes;
 }
 
 Index Network::max_layer_parameters() const {

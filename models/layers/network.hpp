@@ -44,7 +44,7 @@ class Network {
   void backward(const float* p, ConstAct x, GradientSink& sink);
   /// FLOPs per sample of forward (kEval) or forward + backward (kTrain).
   double flops_per_sample(Phase phase) const;
-  /// Bytes of activation and scratch buffers currently held.
+  /// Bytes of activation buffers and layer scratch currently held.
   size_t workspace_bytes() const;
   Index max_layer_parameters() const;
 

@@ -10,8 +10,7 @@ namespace dlsim::models::layers {
 namespace {
 
 // One output row: inputs r0 (top) and r1 (bottom), wo outputs, from output column o0 on.
-void forward_scalar(const float* r0, const float* r1, Index o0, Index wo, float* y,
-                    int32_t* code) {
+void forward_scalar(const float* r0, const float* r1, Index o0, Index wo, float* y, int32_t* code) {
   for (Index o = o0; o < wo; ++o) {
     const float v[4] = {r0[2 * o], r0[2 * o + 1], r1[2 * o], r1[2 * o + 1]};
     int32_t best = 0;
@@ -49,8 +48,10 @@ __mmask16 mask_of(Index n) {
 // Outputs [o, o + 16) of one row, n = how many of them exist.
 void forward16(const float* r0, const float* r1, Index o, Index n, float* y, int32_t* code) {
   const __mmask16 lo = mask_of(2 * n), hi = mask_of(2 * n - 16);
-  const __m512 a0 = _mm512_maskz_loadu_ps(lo, r0 + 2 * o), a1 = _mm512_maskz_loadu_ps(hi, r0 + 2 * o + 16);
-  const __m512 b0 = _mm512_maskz_loadu_ps(lo, r1 + 2 * o), b1 = _mm512_maskz_loadu_ps(hi, r1 + 2 * o + 16);
+  const __m512 a0 = _mm512_maskz_loadu_ps(lo, r0 + 2 * o),
+               a1 = _mm512_maskz_loadu_ps(hi, r0 + 2 * o + 16);
+  const __m512 b0 = _mm512_maskz_loadu_ps(lo, r1 + 2 * o),
+               b1 = _mm512_maskz_loadu_ps(hi, r1 + 2 * o + 16);
   const __m512 v[4] = {_mm512_permutex2var_ps(a0, kEven, a1), _mm512_permutex2var_ps(a0, kOdd, a1),
                        _mm512_permutex2var_ps(b0, kEven, b1), _mm512_permutex2var_ps(b0, kOdd, b1)};
   __m512 best = v[0];
@@ -104,7 +105,8 @@ void pool2x2_backward(const float* dy, const int32_t* code, Shape in, float* dx)
       float* d0 = plane + 2 * oh * in.width;
       Index o = 0;
 #if defined(__AVX512F__)
-      for (; o < wo; o += 16) backward16(dy, code, o, std::min<Index>(16, wo - o), d0, d0 + in.width);
+      for (; o < wo; o += 16)
+        backward16(dy, code, o, std::min<Index>(16, wo - o), d0, d0 + in.width);
 #endif
       backward_scalar(dy, code, o, wo, d0, d0 + in.width);
       if (in.width % 2 != 0) d0[in.width - 1] = d0[2 * in.width - 1] = 0.0f;

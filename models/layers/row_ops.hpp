@@ -40,7 +40,8 @@ inline void copy_row(const float* src, Eigen::Index stride, Eigen::Index count, 
 inline void copy_row_slack(const float* src, Eigen::Index stride, Eigen::Index count, float* dst) {
 #if defined(__AVX512F__)
   if (stride == 1) {
-    for (Eigen::Index i = 0; i < count; i += 16) _mm512_storeu_ps(dst + i, _mm512_loadu_ps(src + i));
+    for (Eigen::Index i = 0; i < count; i += 16)
+      _mm512_storeu_ps(dst + i, _mm512_loadu_ps(src + i));
     return;
   }
 #endif
@@ -53,7 +54,8 @@ inline void add_row_slack(const float* src, Eigen::Index count, Eigen::Index str
 #if defined(__AVX512F__)
   if (stride == 1) {
     for (Eigen::Index i = 0; i < count; i += 16) {
-      const __m512 s = _mm512_maskz_loadu_ps(count - i >= 16 ? __mmask16(0xffff) : tail_mask(count - i), src + i);
+      const __m512 s = _mm512_maskz_loadu_ps(
+          count - i >= 16 ? __mmask16(0xffff) : tail_mask(count - i), src + i);
       _mm512_storeu_ps(dst + i, _mm512_add_ps(_mm512_loadu_ps(dst + i), s));
     }
     return;

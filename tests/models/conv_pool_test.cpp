@@ -62,7 +62,7 @@ TEST_CASE("conv2d parameter layout: two channels, two filters") {
   float p[18] = {};
   const float w0[4] = {1, 2, 3, 4};
   for (int q = 0; q < 4; ++q) {
-    p[0 + 2 * q] = w0[q];      // filter 0, channel 0
+    p[0 + 2 * q] = w0[q];       // filter 0, channel 0
     p[0 + 2 * (4 + q)] = 1.0f;  // filter 0, channel 1: all ones
   }
   p[1 + 2 * (4 + 3)] = -1.0f;  // filter 1, channel 1, offset (1, 1)

@@ -1,8 +1,10 @@
+#include "models/layers/gemm.hpp"
+
 #include <doctest/doctest.h>
 
 #include <Eigen/Core>
+#include <vector>
 
-#include "models/layers/gemm.hpp"
 #include "sim/core/random.hpp"
 
 using namespace dlsim;
@@ -75,4 +77,23 @@ TEST_CASE("transpose of a 19x21 matrix, across the 8x8 blocks and their edges") 
   Eigen::MatrixXf dst(21, 19);
   transpose(src.data(), 19, 21, dst.data());
   CHECK(dst == src.transpose());
+}
+
+TEST_CASE("gemm reads B rows at arbitrary offsets, up to 14 columns in one tile") {
+  RandomStream rng(8, "gemm", 0);
+  for (Index n : {3, 13, 14, 26}) {
+    const Index m = 40, k = 300;
+    const Eigen::MatrixXf a = random_matrix(m, k, rng);
+    const Eigen::VectorXf pool = random_matrix(k * 3 + 40, 1, rng);
+    std::vector<Index> offsets(static_cast<size_t>(k));
+    Eigen::MatrixXf b(k, n);
+    for (Index p = 0; p < k; ++p) {
+      offsets[static_cast<size_t>(p)] = (p * 7) % (k * 3);  // rows overlap and come in any order
+      b.row(p) = pool.segment(offsets[static_cast<size_t>(p)], n).transpose();
+    }
+    Eigen::MatrixXf c(m, n);
+    gemm(m, n, k, 2.0f, a.data(), m, Operand{pool.data(), 0, Layout::kRowOffsets, offsets.data()},
+         c.data(), m, Accumulate::kNo);
+    CHECK((c - 2.0f * a * b).cwiseAbs().maxCoeff() < 1e-4);
+  }
 }

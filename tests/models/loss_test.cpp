@@ -1,11 +1,10 @@
+#include "models/loss.hpp"
+
 #include <doctest/doctest.h>
 
 #include <Eigen/Core>
-
 #include <cmath>
 #include <vector>
-
-#include "models/loss.hpp"
 
 using namespace dlsim::models;
 using Map = Eigen::Map<const Eigen::MatrixXf>;
@@ -24,7 +23,7 @@ TEST_CASE("softmax cross-entropy stays finite for logits of 1000") {
   Eigen::MatrixXf g(2, 1);
   Eigen::Map<Eigen::MatrixXf> gm(g.data(), 2, 1);
   CHECK(softmax_cross_entropy(Map(z.data(), 2, 1), labels, &gm) == doctest::Approx(1000.0));
-  CHECK(g(0, 0) == doctest::Approx(1.0));   // softmax (1, 0) minus onehot (0, 1)
+  CHECK(g(0, 0) == doctest::Approx(1.0));  // softmax (1, 0) minus onehot (0, 1)
   CHECK(g(1, 0) == doctest::Approx(-1.0));
 }
 

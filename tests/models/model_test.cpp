@@ -1,11 +1,11 @@
+#include "models/model.hpp"
+
 #include <doctest/doctest.h>
 
 #include <Eigen/Core>
-
 #include <cmath>
 #include <vector>
 
-#include "models/model.hpp"
 #include "sim/core/error.hpp"
 #include "test_data.hpp"
 

@@ -4,7 +4,6 @@
 #include <doctest/doctest.h>
 
 #include <Eigen/Core>
-
 #include <atomic>
 #include <cstddef>
 #include <numeric>

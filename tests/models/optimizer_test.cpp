@@ -1,8 +1,9 @@
+#include "models/optimizer.hpp"
+
 #include <doctest/doctest.h>
 
 #include <Eigen/Core>
 
-#include "models/optimizer.hpp"
 #include "sim/core/error.hpp"
 
 using namespace dlsim;

@@ -1,12 +1,12 @@
+#include "models/parameters.hpp"
+
 #include <doctest/doctest.h>
 
 #include <Eigen/Core>
-
 #include <filesystem>
 #include <fstream>
 #include <string>
 
-#include "models/parameters.hpp"
 #include "sim/core/error.hpp"
 
 using namespace dlsim;
@@ -50,8 +50,9 @@ TEST_CASE("loading rejects another architecture, size, format or a damaged file 
   Eigen::VectorXf p = Eigen::VectorXf::Ones(4);
   save_parameters(path, p, 0xabc);
   Eigen::VectorXf q = Eigen::VectorXf::Zero(4);
-  CHECK(error_of(path, q, 0xabd) == name + ": byte 16: architecture hash 0x0000000000000abc "
-                                           "does not match the model's 0x0000000000000abd");
+  CHECK(error_of(path, q, 0xabd) == name +
+                                        ": byte 16: architecture hash 0x0000000000000abc "
+                                        "does not match the model's 0x0000000000000abd");
   Eigen::VectorXf longer = Eigen::VectorXf::Zero(6);
   CHECK(error_of(path, longer, 0xabc) == name + ": byte 24: 4 parameters, the model has 6");
   CHECK(q.isZero());  // a rejected file changes nothing

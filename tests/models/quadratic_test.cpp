@@ -1,7 +1,6 @@
 #include <doctest/doctest.h>
 
 #include <Eigen/Core>
-
 #include <cmath>
 #include <memory>
 #include <vector>

@@ -6,12 +6,12 @@
 //
 // Per network and variant it prints the median and minimum over `runs` runs of the mean step time
 // of one run, in CPU time of the thread (CLOCK_THREAD_CPUTIME_ID: on a shared machine wall time
-// also counts the time other processes hold the core), and the median wall time. Variants: "fused sgd" = Model::train_step with plain SGD (the gradient product adds
-// -lr*g into the parameters), "grad+step sgd" = compute_gradient then Optimizer::step,
-// "fused nesterov" = train_step with Nesterov momentum 0.99 (layer-wise slice updates).
-// "eigen reference" is a straightforward Eigen MLP step (noalias GEMMs, no custom kernel).
+// also counts the time other processes hold the core), and the median wall time. Variants: "fused
+// sgd" = Model::train_step with plain SGD (the gradient product adds -lr*g into the parameters),
+// "grad+step sgd" = compute_gradient then Optimizer::step, "fused nesterov" = train_step with
+// Nesterov momentum 0.99 (layer-wise slice updates). "eigen reference" is a straightforward Eigen
+// MLP step (noalias GEMMs, no custom kernel).
 #include <Eigen/Core>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -64,7 +64,8 @@ Dataset random_data(Eigen::Index dim, uint32_t classes) {
   d.features.resize(dim, kBatch);
   for (Eigen::Index i = 0; i < d.features.size(); ++i)
     d.features.data()[i] = static_cast<float>(rng.normal());
-  for (Eigen::Index s = 0; s < kBatch; ++s) d.labels.push_back(static_cast<uint8_t>(rng.below(classes)));
+  for (Eigen::Index s = 0; s < kBatch; ++s)
+    d.labels.push_back(static_cast<uint8_t>(rng.below(classes)));
   d.num_classes = classes;
   return d;
 }
@@ -96,14 +97,19 @@ void bench_model(const char* name, const ModelSpec& spec, int steps, int runs) {
   Optimizer sgd(sgd_spec, model.parameter_count());
   Optimizer nesterov(nesterov_spec, model.parameter_count());
   int64_t k = 0;
-  std::printf("%s: %ld parameters, %.1f MFLOP per training step\n", name,
-              static_cast<long>(model.parameter_count()), flops * 1e-6);
-  report(name, "fused sgd", time_steps([&] { model.train_step(params, sgd, batch, rng, k++); },
-                                       steps, runs), flops);
-  report(name, "grad+step sgd", time_steps([&] {
-           model.compute_gradient(params, grads, batch, rng);
-           sgd.step(params, grads, k++);
-         }, steps, runs), flops);
+  std::printf("%s: %ld parameters, %.1f MFLOP per training step, workspace %.1f MiB\n", name,
+              static_cast<long>(model.parameter_count()), flops * 1e-6,
+              static_cast<double>(model.workspace_bytes()) / (1 << 20));
+  report(name, "fused sgd",
+         time_steps([&] { model.train_step(params, sgd, batch, rng, k++); }, steps, runs), flops);
+  report(name, "grad+step sgd",
+         time_steps(
+             [&] {
+               model.compute_gradient(params, grads, batch, rng);
+               sgd.step(params, grads, k++);
+             },
+             steps, runs),
+         flops);
   report(name, "fused nesterov",
          time_steps([&] { model.train_step(params, nesterov, batch, rng, k++); }, steps, runs),
          flops);
@@ -116,7 +122,8 @@ void bench_eigen_reference(int steps, int runs) {
   RandomStream rng(2, "bench", 0);
   auto randn = [&](Eigen::Index r, Eigen::Index c) {
     MatrixXf m(r, c);
-    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(0.05 * rng.normal());
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+      m.data()[i] = static_cast<float>(0.05 * rng.normal());
     return m;
   };
   MatrixXf w1 = randn(256, 784), w2 = randn(10, 256), x = randn(784, kBatch);
