@@ -80,6 +80,8 @@ json make_summary(const World& world, const RunOutcome& outcome, const EvalPoint
                       {"events_processed", world.sim.events_processed()}}},
             {"warnings", world.warnings}};
   if (last) s["final"] = final_section(world, *last);
+  // Per-agent class counts of the shards (empty for quadratic and centralized runs).
+  s["shards"] = {{"class_counts", world.class_counts}};
   if (outcome.status == RunStatus::kDiverged)
     s["diverged"] = {{"iteration", outcome.diverged_iteration}, {"agent", outcome.diverged_agent}};
   return s;

@@ -6,7 +6,7 @@ namespace dlsim {
 
 using nlohmann::json;
 
-NetworkConfig parse_network(JsonObject o, uint32_t agents, topo::TopologySpec& topology,
+NetworkConfig parse_network(JsonObject o, topo::TopologySpec& topology,
                             const json& topology_json) {
   NetworkConfig n;
   if (o.has("latency")) {
@@ -25,7 +25,6 @@ NetworkConfig parse_network(JsonObject o, uint32_t agents, topo::TopologySpec& t
   n.nic_downlink_bps = nic.has("downlink") ? nic.rate_bps("downlink") : 0;
   nic.finish();
   o.finish();
-  (void)agents;
   return n;
 }
 

@@ -11,7 +11,7 @@ namespace dlsim {
 
 /// network: loss, jitter, header, nic. Its "latency" and "bandwidth" become the topology's
 /// per-edge defaults (unless the topology object sets its own), so they are applied to `topology`.
-NetworkConfig parse_network(JsonObject o, uint32_t agents, topo::TopologySpec& topology,
+NetworkConfig parse_network(JsonObject o, topo::TopologySpec& topology,
                             const nlohmann::json& topology_json);
 nlohmann::json network_to_json(const NetworkConfig& network);
 

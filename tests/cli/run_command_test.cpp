@@ -68,6 +68,11 @@ TEST_CASE("dlsim run writes the resolved scenario, metrics.csv and summary.json"
   CHECK(s["status"] == "ok");
   CHECK(s["iterations"] == 60);
   CHECK(s["comm"]["events_per_agent"].size() == 4);
+  // by_label with one label each: agent i holds only class i.
+  REQUIRE(s["shards"]["class_counts"].size() == 4);
+  for (size_t i = 0; i < 4; ++i)
+    for (size_t c = 0; c < 4; ++c)
+      CHECK((s["shards"]["class_counts"][i][c].get<int>() > 0) == (i == c));
   CHECK(s["final"]["accuracy_mean"].get<double>() > 0.5);
   std::ifstream csv(out + "/metrics.csv");
   std::string header, line;
@@ -75,7 +80,7 @@ TEST_CASE("dlsim run writes the resolved scenario, metrics.csv and summary.json"
   CHECK(header.rfind("iteration,time_s,agent,test_loss,test_accuracy", 0) == 0);
   int rows = 0;
   while (std::getline(csv, line)) ++rows;
-  CHECK(rows == 4 * 5);  // iterations 0, 20, 40, 60 plus... 4 points x (4 agents + avg)
+  CHECK(rows == 4 * 5);  // points at iterations 0, 20, 40, 60, each 4 agents + avg
   CHECK_FALSE(fs::exists(out + ".tmp"));
 }
 
