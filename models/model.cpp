@@ -139,11 +139,7 @@ float Model::compute_gradient(Eigen::Ref<const Eigen::VectorXf> params,
               "{} parameters and {} gradients for a model of {}", params.size(), grads.size(),
               parameter_count_);
   if (network_ == nullptr) return quadratic_gradient(params, grads.data(), rng);
-  check_input(batch.dim(), batch.size());
-  network_->reserve(batch.size());
-  const auto logits = network_->forward(params.data(), batch.features(), Phase::kTrain, &rng);
-  auto dlogits = network_->output_gradient();
-  const double loss = softmax_cross_entropy(logits, batch.labels(), &dlogits);
+  const double loss = forward_loss(params.data(), batch, rng);
   FullSink sink(grads.data());
   network_->backward(params.data(), batch.features(), sink);
   return static_cast<float>(loss / static_cast<double>(batch.size()));
@@ -159,12 +155,8 @@ float Model::train_step(Eigen::Ref<Eigen::VectorXf> params, Optimizer& optimizer
     optimizer.step(params, g.head(parameter_count_), iteration);
     return loss;
   }
-  check_input(batch.dim(), batch.size());
-  network_->reserve(batch.size());
   const float lr = optimizer.learning_rate(iteration);
-  const auto logits = network_->forward(params.data(), batch.features(), Phase::kTrain, &rng);
-  auto dlogits = network_->output_gradient();
-  const double loss = softmax_cross_entropy(logits, batch.labels(), &dlogits);
+  const double loss = forward_loss(params.data(), batch, rng);
   if (optimizer.is_plain_sgd()) {
     SgdSink sink(params.data(), lr);
     network_->backward(params.data(), batch.features(), sink);
@@ -176,14 +168,48 @@ float Model::train_step(Eigen::Ref<Eigen::VectorXf> params, Optimizer& optimizer
   return static_cast<float>(loss / static_cast<double>(batch.size()));
 }
 
+float Model::sgd_step(Eigen::Ref<Eigen::VectorXf> params, float step, const Batch& batch,
+                      RandomStream& rng) {
+  DLSIM_CHECK(params.size() == parameter_count_, "{} parameters for a model of {}", params.size(),
+              parameter_count_);
+  if (network_ == nullptr) return quadratic_sgd_step(params, step, rng);
+  const double loss = forward_loss(params.data(), batch, rng);
+  SgdSink sink(params.data(), step);
+  network_->backward(params.data(), batch.features(), sink);
+  return static_cast<float>(loss / static_cast<double>(batch.size()));
+}
+
+// The training forward pass and the summed loss; leaves d loss / d logits for backward.
+double Model::forward_loss(const float* params, const Batch& batch, RandomStream& rng) {
+  check_input(batch.dim(), batch.size());
+  network_->reserve(batch.size());
+  const auto logits = network_->forward(params, batch.features(), Phase::kTrain, &rng);
+  auto dlogits = network_->output_gradient();
+  return softmax_cross_entropy(logits, batch.labels(), &dlogits);
+}
+
+float Model::quadratic_sgd_step(Eigen::Ref<Eigen::VectorXf> x, float step, RandomStream& rng) {
+  const float loss = 0.5f * (x - target_).squaredNorm();
+  if (noise_sigma_ == 0.0) {
+    x -= step * (x - target_);
+    return loss;
+  }
+  const auto sigma = static_cast<float>(noise_sigma_);
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    x[i] -= step * (x[i] - target_[i] + sigma * static_cast<float>(rng.normal()));
+  return loss;
+}
+
 float Model::quadratic_gradient(Eigen::Ref<const Eigen::VectorXf> x, float* grads,
                                 RandomStream& rng) {
-  const auto sigma = static_cast<float>(noise_sigma_);
-  for (Eigen::Index i = 0; i < x.size(); ++i) {
-    grads[i] = x[i] - target_[i];
-    if (noise_sigma_ > 0.0) grads[i] += sigma * static_cast<float>(rng.normal());
+  Eigen::Map<Eigen::VectorXf> g(grads, x.size());
+  g = x - target_;  // vectorised; the noise, when any, is drawn in coordinate order
+  const float loss = 0.5f * g.squaredNorm();
+  if (noise_sigma_ > 0.0) {
+    const auto sigma = static_cast<float>(noise_sigma_);
+    for (Eigen::Index i = 0; i < x.size(); ++i) g[i] += sigma * static_cast<float>(rng.normal());
   }
-  return 0.5f * (x - target_).squaredNorm();
+  return loss;
 }
 
 void Model::evaluate(Eigen::Ref<const Eigen::VectorXf> params, const Dataset& data,

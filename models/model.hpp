@@ -77,6 +77,12 @@ class Model {
   float train_step(Eigen::Ref<Eigen::VectorXf> params, Optimizer& optimizer, const Batch& batch,
                    RandomStream& rng, int64_t iteration);
 
+  /// params <- params - step * (gradient of the mean loss over batch at params), the update
+  /// accumulated inside the gradient products as train_step does for plain SGD: the gradient is
+  /// never stored. rng as for compute_gradient. Returns the mean loss (taken before the update).
+  float sgd_step(Eigen::Ref<Eigen::VectorXf> params, float step, const Batch& batch,
+                 RandomStream& rng);
+
   /// Loss and accuracy on the first min(max_samples, data.size()) samples, `batch` at a time, no
   /// dropout. Reuses out's vectors: allocation-free once out and the workspace are sized.
   void evaluate(Eigen::Ref<const Eigen::VectorXf> params, const Dataset& data, size_t max_samples,
@@ -93,6 +99,8 @@ class Model {
  private:
   Model();
   float quadratic_gradient(Eigen::Ref<const Eigen::VectorXf> x, float* grads, RandomStream& rng);
+  float quadratic_sgd_step(Eigen::Ref<Eigen::VectorXf> x, float step, RandomStream& rng);
+  double forward_loss(const float* params, const Batch& batch, RandomStream& rng);
   void evaluate_quadratic(Eigen::Ref<const Eigen::VectorXf> x, EvalResult& out) const;
   void check_input(Eigen::Index rows, Eigen::Index n) const;
 

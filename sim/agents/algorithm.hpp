@@ -7,9 +7,13 @@
 //   receive(a, m)   when a message reaches a; may answer (pull requests).
 //   update(a)       apply iteration k's update; touches only a's state and immutable snapshots,
 //                   so it too runs in parallel. The driver then advances a.iteration.
+// In sync mode the gradient comes after prepare(a), in the same parallel phase: from the driver
+// (a.g), or from the algorithm's fused_local_step(a), which also applies its gradient term.
 // Collective algorithms (all-reduce) also get every agent at once, serially, between the phases:
 //   before_updates(agents) after every message of the round arrived;
 //   after_updates(agents)  once every agent applied its update.
+// Algorithms with a service node (EASGD's parameter server: node n of the network graph, after
+// the agents 0..n-1) get the messages addressed to it through receive_service, in event order.
 #pragma once
 
 #include <span>
@@ -30,6 +34,15 @@ class Algorithm {
   virtual void communicate(Agent& a, Outbox& out) = 0;
   virtual void receive(Agent& a, const Message& m, Outbox& out) = 0;
   virtual void update(Agent& a) = 0;
+  /// Sync mode, optional: called right after prepare(a), in the parallel phase. Computes a's
+  /// stochastic gradient at a.x (setting a.loss) and applies the algorithm's gradient term to
+  /// a.x at once, fused with the gradient computation (a.g is not written); update() then applies
+  /// the rest. Returns false, having done nothing, when the algorithm does not fuse: the driver
+  /// then computes a.g itself.
+  virtual bool fused_local_step(Agent&) { return false; }
+  /// A message to a network node that is not an agent (m.to >= the number of agents). Only
+  /// algorithms that put such a node in the graph receive one; the default is a broken invariant.
+  virtual void receive_service(const Message& m, Outbox& out);
   /// True for collectives (all-reduce): they need every agent in the same iteration.
   virtual bool collective() const { return false; }
   virtual void before_updates(std::span<Agent>) {}

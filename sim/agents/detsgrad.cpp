@@ -1,14 +1,52 @@
 #include "sim/agents/detsgrad.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <cmath>
 #include <limits>
 
 #include "sim/core/error.hpp"
 
 namespace dlsim {
+namespace {
+
+// Passes over the parameters run in blocks that stay in L1 between their steps: the models are
+// larger than the caches, so passes over memory, not flops, are what an iteration costs.
+constexpr Eigen::Index kBlock = 2048;
+
+// Distinguishes Detsgrad objects in the thread-local step-size memo (addresses get reused).
+std::atomic<uint64_t> instances{0};
+
+// A norm in the trigger's kind, accumulated block by block (float within a block, double across
+// blocks), so the same blocks give the same value whichever pass computes it.
+class NormAccumulator {
+ public:
+  explicit NormAccumulator(DriftNorm norm) : norm_(norm) {}
+  template <class Block>
+  void add(const Block& d) {
+    switch (norm_) {
+      case DriftNorm::kL2:
+        total_ += static_cast<double>(d.squaredNorm());
+        break;
+      case DriftNorm::kL1:
+        total_ += static_cast<double>(d.template lpNorm<1>());
+        break;
+      case DriftNorm::kLinf:
+        total_ = std::max(total_, static_cast<double>(d.template lpNorm<Eigen::Infinity>()));
+        break;
+    }
+  }
+  double value() const { return norm_ == DriftNorm::kL2 ? std::sqrt(total_) : total_; }
+
+ private:
+  DriftNorm norm_;
+  double total_ = 0.0;
+};
+
+}  // namespace
 
 Detsgrad::Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, const topo::Graph& graph)
-    : spec_(spec), trigger_(trigger), graph_(graph) {}
+    : spec_(spec), trigger_(trigger), graph_(graph), instance_(++instances) {}
 
 void Detsgrad::start(std::span<Agent> agents) {
   DLSIM_CHECK(agents.size() == graph_.node_count(), "{} agents on a graph of {} nodes",
@@ -17,30 +55,74 @@ void Detsgrad::start(std::span<Agent> agents) {
   for (const Agent& a : agents) {
     PerAgent& s = state_[a.id.value];
     s.held.assign(graph_.degree(a.id.value), nullptr);
-    s.held_sum = ParamVector::Zero(a.x.size());
-    s.consensus = ParamVector::Zero(a.x.size());
+    s.size = static_cast<size_t>(a.x.size());
   }
+}
+
+const Detsgrad::Steps& Detsgrad::steps(PerAgent& s, int64_t k) const {
+  if (s.steps.k == k) return s.steps;
+  // Agents of one thread mostly ask for the same k in turn: one pow() pair per iteration and
+  // thread rather than per agent. The values are a pure function of (spec, k).
+  thread_local struct {
+    uint64_t owner = 0;
+    Steps steps;
+  } memo;
+  if (memo.owner != instance_ || memo.steps.k != k) {
+    memo.owner = instance_;
+    memo.steps.k = k;
+    memo.steps.alpha = spec_.alpha.at(k);
+    memo.steps.alpha_s = static_cast<float>(memo.steps.alpha * spec_.gradient_scale);
+    memo.steps.beta = static_cast<float>(spec_.beta.at(k));
+  }
+  s.steps = memo.steps;
+  return s.steps;
 }
 
 double Detsgrad::drift_norm(const Agent& a) const {
   const PerAgent& s = state_[a.id.value];
   if (!s.broadcast) return std::numeric_limits<double>::infinity();
-  const auto diff = a.x - *s.broadcast;
-  switch (trigger_.spec().norm) {
-    case DriftNorm::kL1: return diff.lpNorm<1>();
-    case DriftNorm::kLinf: return diff.lpNorm<Eigen::Infinity>();
-    case DriftNorm::kL2: break;
+  NormAccumulator norm(trigger_.spec().norm);
+  for (Eigen::Index start = 0; start < a.x.size(); start += kBlock) {
+    const Eigen::Index len = std::min(kBlock, a.x.size() - start);
+    norm.add(a.x.segment(start, len) - s.broadcast->segment(start, len));
   }
-  return diff.norm();
+  return norm.value();
+}
+
+Snapshot Detsgrad::take_snapshot(PerAgent& s, const ParamVector& x) const {
+  // use_count is exact here: only this agent's own calls copy or drop its snapshots' owners
+  // outside the event loop, and the event loop does not run concurrently with prepare().
+  for (const auto& buffer : s.pool) {
+    if (buffer.use_count() != 1) continue;
+    *buffer = x;  // same size: no allocation
+    return buffer;
+  }
+  s.pool.push_back(std::make_shared<ParamVector>(x));
+  return s.pool.back();
 }
 
 void Detsgrad::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
   const int64_t k = a.iteration;
-  s.drift = trigger_.needs_drift() ? drift_norm(a) : 0.0;
-  const bool fire = trigger_.decide({k, s.drift, spec_.alpha.at(k)}, a.trigger_rng);
+  if (trigger_.needs_drift())
+    s.drift = s.drift_ready ? s.next_drift : drift_norm(a);
+  else
+    s.drift = 0.0;
+  s.drift_ready = false;
+  const bool fire = trigger_.decide({k, s.drift, steps(s, k).alpha}, a.trigger_rng);
   // The copy is made here, in the parallel phase; sending it later only shares the pointer.
-  s.pending = fire ? std::make_shared<const ParamVector>(a.x) : nullptr;
+  s.pending = fire ? take_snapshot(s, a.x) : nullptr;
+}
+
+bool Detsgrad::fused_local_step(Agent& a) {
+  PerAgent& s = state_[a.id.value];
+  // x_k - alpha_k s g now and the consensus term in update() is the same update only when that
+  // term does not read x_k: a broadcast copy exists by then. update() applies the gradient term
+  // first in the unfused case too, so both round alike.
+  if (spec_.consensus != ConsensusBase::kBroadcast || !(s.broadcast || s.pending)) return false;
+  a.loss = a.learner->gradient_step(a.x, steps(s, a.iteration).alpha_s, a.g);
+  s.fused = true;
+  return true;
 }
 
 void Detsgrad::communicate(Agent& a, Outbox& out) {
@@ -66,44 +148,74 @@ void Detsgrad::receive(Agent& a, const Message& m, Outbox&) {
   s.dirty = true;
 }
 
-void Detsgrad::refresh(PerAgent& s) const {
-  s.held_count = 0;
-  for (const Snapshot& copy : s.held) s.held_count += copy ? 1 : 0;
-  // Before i's first broadcast, x^_i is its own state (nothing differs from what it would send).
-  const bool from_broadcast = spec_.consensus == ConsensusBase::kBroadcast && s.broadcast;
-  ParamVector& out = from_broadcast ? s.consensus : s.held_sum;
-  const float held = static_cast<float>(s.held_count);
-  // One pass in cache-sized blocks: out = held * x^_i - sum_j x^_j (broadcast) or sum_j x^_j
-  // (state), neighbours in order. The models are larger than the caches, so passes, not
-  // flops, are what this costs.
-  constexpr Eigen::Index kBlock = 2048;
-  for (Eigen::Index start = 0; start < out.size(); start += kBlock) {
-    const Eigen::Index len = std::min(kBlock, out.size() - start);
-    auto block = out.segment(start, len);
-    if (from_broadcast) block = held * s.broadcast->segment(start, len);
-    else block.setZero();
-    for (const Snapshot& copy : s.held) {
-      if (!copy) continue;
-      if (from_broadcast) block -= copy->segment(start, len);
-      else block += copy->segment(start, len);
-    }
+void Detsgrad::consensus_block(const PerAgent& s, bool from_broadcast, Eigen::Index start,
+                               Eigen::Ref<ParamVector> out) const {
+  const Eigen::Index len = out.size();
+  if (from_broadcast)
+    out = static_cast<float>(s.held_count) * s.broadcast->segment(start, len);
+  else
+    out.setZero();
+  for (const Snapshot& copy : s.held) {  // neighbour order: float addition is not associative
+    if (!copy) continue;
+    if (from_broadcast)
+      out -= copy->segment(start, len);
+    else
+      out += copy->segment(start, len);
   }
-  s.dirty = false;
+}
+
+bool Detsgrad::store_cache(PerAgent& s, bool compute, size_t degree) const {
+  // Rewriting the cache costs two passes (write-allocate and write-back) and saves degree - 1
+  // reads on each later iteration without an event: worth it while the agent's own event rate
+  // (an average over its recent iterations, so deterministic) is below (d - 1) / (d + 1).
+  s.dirty_rate = 0.875 * s.dirty_rate + (s.dirty ? 0.125 : 0.0);
+  const double d = static_cast<double>(degree);
+  const bool store = compute && s.dirty_rate * (d + 1.0) < d - 1.0;
+  if (store && s.cache.size() == 0) s.cache.resize(static_cast<Eigen::Index>(s.size));
+  if (compute) s.cache_valid = store;
+  return store;
 }
 
 void Detsgrad::update(Agent& a) {
   PerAgent& s = state_[a.id.value];
-  const int64_t k = a.iteration;
-  if (s.dirty) refresh(s);
-  const float beta = static_cast<float>(spec_.beta.at(k));
-  const float alpha_s = static_cast<float>(spec_.alpha.at(k) * spec_.gradient_scale);
-  if (spec_.consensus == ConsensusBase::kBroadcast && s.broadcast) {
-    a.x.noalias() -= beta * s.consensus + alpha_s * a.g;  // one pass over the parameters
-  } else {
-    // sum_j (x_i - x^_j) = held * x_i - sum_j x^_j, with x_i this iteration's state.
-    const float held = static_cast<float>(s.held_count);
-    a.x = a.x - beta * (held * a.x - s.held_sum) - alpha_s * a.g;
+  const Steps& st = steps(s, a.iteration);
+  if (s.dirty) {
+    s.held_count = 0;
+    for (const Snapshot& copy : s.held) s.held_count += copy ? 1 : 0;
   }
+  // Before i's first broadcast, x^_i is its own state (nothing differs from what it would send).
+  const bool from_broadcast = spec_.consensus == ConsensusBase::kBroadcast && s.broadcast;
+  DLSIM_CHECK(from_broadcast || !s.fused, "fused DETSGRAD step without a broadcast copy");
+  const bool compute = s.dirty || !s.cache_valid;
+  const bool store = store_cache(s, compute, s.held.size());
+  const float held = static_cast<float>(s.held_count);
+  const bool track = trigger_.needs_drift() && s.broadcast;
+  NormAccumulator drift(trigger_.spec().norm);
+  alignas(64) float scratch[kBlock];
+  // One pass in L1-sized blocks: the consensus input (from the copies, or the cache), the update,
+  // and the drift ||x_{k+1} - x^_i|| that the next prepare() compares with the threshold.
+  for (Eigen::Index start = 0; start < a.x.size(); start += kBlock) {
+    const Eigen::Index len = std::min(kBlock, a.x.size() - start);
+    Eigen::Map<ParamVector> temp(scratch, len);
+    auto c = store || !compute ? Eigen::Ref<ParamVector>(s.cache.segment(start, len))
+                               : Eigen::Ref<ParamVector>(temp);
+    if (compute) consensus_block(s, from_broadcast, start, c);
+    auto x = a.x.segment(start, len);
+    if (from_broadcast) {
+      // Gradient term first, as the fused step applies it: both paths round alike (bit for bit
+      // with a learner whose gradient_step is the default one).
+      if (!s.fused) x.noalias() -= st.alpha_s * a.g.segment(start, len);
+      x.noalias() -= st.beta * c;
+    } else {
+      // sum_j (x_i - x^_j) = held * x_i - sum_j x^_j, with x_i this iteration's state.
+      x = x - st.beta * (held * x - c) - st.alpha_s * a.g.segment(start, len);
+    }
+    if (track) drift.add(x - s.broadcast->segment(start, len));
+  }
+  s.dirty = false;
+  s.fused = false;
+  s.drift_ready = track;
+  s.next_drift = drift.value();
 }
 
 }  // namespace dlsim

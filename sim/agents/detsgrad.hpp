@@ -2,8 +2,12 @@
 // to its neighbours only when ||x_i - x^_i|| > v_k (x^_i: the value it last broadcast), and every
 // neighbour holds that copy until the next event. Update (ALGORITHMS.md, "DETSGRAD"):
 //   x_i <- x_i - beta_k * sum_{j in N_i} (x^_i - x^_j) - alpha_k * s * g_i.
+// In sync mode the gradient term is applied inside the gradient computation (fused_local_step)
+// whenever the consensus term does not read x_i itself; update() then adds the consensus term and
+// computes the next drift norm in the same pass over the parameters.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
@@ -15,9 +19,9 @@ namespace dlsim {
 enum class ConsensusBase { kBroadcast, kState };  // x^_i - x^_j, or x_i - x^_j
 
 struct DetsgradSpec {
-  DecaySchedule alpha{0.1, 1.0, 1e-5};     // innovation step alpha_k
-  DecaySchedule beta{0.2525, 0.1, 1e-5};   // consensus step beta_k
-  double gradient_scale = 1.0;             // s: 1, or n (n*g_i estimates the full gradient)
+  DecaySchedule alpha{0.1, 1.0, 1e-5};    // innovation step alpha_k
+  DecaySchedule beta{0.2525, 0.1, 1e-5};  // consensus step beta_k
+  double gradient_scale = 1.0;            // s: 1, or n (n*g_i estimates the full gradient)
   ConsensusBase consensus = ConsensusBase::kBroadcast;
 };
 
@@ -28,35 +32,64 @@ class Detsgrad final : public Algorithm {
 
   std::string_view name() const override { return "detsgrad"; }
   void start(std::span<Agent> agents) override;
+  /// Precondition: a.x has not changed since this agent's last update() (the drift norm that
+  /// update() computed for the new x is reused).
   void prepare(Agent& a) override;
+  bool fused_local_step(Agent& a) override;
   void communicate(Agent& a, Outbox& out) override;
   void receive(Agent& a, const Message& m, Outbox& out) override;
   void update(Agent& a) override;
 
   /// The drift ||x_i - x^_i|| computed by the last prepare() (the trigger's statistic).
   double last_drift(AgentId i) const { return state_[i.value].drift; }
+  /// Parameter buffers agent i's snapshots use (live or kept for reuse).
+  size_t snapshot_buffers(AgentId i) const { return state_[i.value].pool.size(); }
 
  private:
+  struct Steps {  // alpha_k, alpha_k * s and beta_k of one iteration: pow() once per agent
+    int64_t k = -1;
+    double alpha = 0.0;
+    float alpha_s = 0.0f;
+    float beta = 0.0f;
+  };
   struct PerAgent {
-    Snapshot broadcast;             // x^_i: what i last sent (null before its first event)
-    std::vector<Snapshot> held;     // x^_j per neighbour, in neighbour order (null: none yet)
-    Snapshot pending;               // prepared snapshot to send, when the trigger fired
-    // Cached consensus inputs, recomputed only after an event changed a copy (own or held):
-    // between events the consensus term stays fixed, so an iteration costs one vector pass.
-    ParamVector held_sum;           // kState: sum_j x^_j over held copies, in neighbour order
-    ParamVector consensus;          // kBroadcast: held * x^_i - sum_j x^_j
+    Snapshot broadcast;          // x^_i: what i last sent (null before its first event)
+    std::vector<Snapshot> held;  // x^_j per neighbour, in neighbour order (null: none yet)
+    Snapshot pending;            // prepared snapshot to send, when the trigger fired
+    // Buffers of i's snapshots. One whose only owner is the pool (no neighbour, message or
+    // broadcast holds it) is overwritten by the next event instead of allocating a new one.
+    std::vector<std::shared_ptr<ParamVector>> pool;
+    // Consensus input: with a broadcast copy and kBroadcast, held * x^_i - sum_j x^_j;
+    // otherwise sum_j x^_j (the term then reads x_i). Between events it stays fixed, so it is
+    // cached while events are rare (allocated on first use), and recomputed block by block in
+    // the update pass otherwise. Both give the same floats.
+    ParamVector cache;
+    size_t size = 0;          // parameters
+    double dirty_rate = 0.0;  // recent fraction of iterations with an event (own or held)
+    bool cache_valid = false;
     int held_count = 0;
-    bool dirty = true;
+    bool dirty = true;         // a copy changed since the last update
+    bool fused = false;        // this iteration's gradient term is already in x
+    bool drift_ready = false;  // next_drift is ||x - x^_i|| for the current x
     double drift = 0.0;
+    double next_drift = 0.0;
+    Steps steps;
   };
 
+  const Steps& steps(PerAgent& s, int64_t k) const;
   double drift_norm(const Agent& a) const;
-  void refresh(PerAgent& s) const;
+  /// out = the consensus input for parameters [start, start + out.size()).
+  void consensus_block(const PerAgent& s, bool from_broadcast, Eigen::Index start,
+                       Eigen::Ref<ParamVector> out) const;
+  /// Whether this update writes the cache; updates the event-rate estimate and cache state.
+  bool store_cache(PerAgent& s, bool compute, size_t degree) const;
+  Snapshot take_snapshot(PerAgent& s, const ParamVector& x) const;
 
   DetsgradSpec spec_;
   Trigger trigger_;
   const topo::Graph& graph_;
   std::vector<PerAgent> state_;
+  uint64_t instance_;  // unique per object: the key of steps()' thread-local memo
 };
 
 }  // namespace dlsim

@@ -44,12 +44,16 @@ class RunObserver {
 };
 
 enum class RunStatus { kOk, kDiverged };
+/// What was not finite: a mini-batch loss, or the parameters after an update (the last one of a
+/// run: earlier ones show as the next iteration's loss).
+enum class DivergedIn { kLoss, kParameters };
 
 struct RunOutcome {
   RunStatus status = RunStatus::kOk;
   int64_t iterations_done = 0;      // completed by every agent
-  int64_t diverged_iteration = -1;  // the iteration whose loss was not finite
+  int64_t diverged_iteration = -1;  // the iteration whose loss (or update) was not finite
   int64_t diverged_agent = -1;
+  DivergedIn diverged_in = DivergedIn::kLoss;
 };
 
 /// Runs the configured iterations. Precondition: algorithm.start() was called.

@@ -43,7 +43,11 @@ void ElasticGossip::add_partner(PerAgent& s, const Message& m) {
 void ElasticGossip::receive(Agent& a, const Message& m, Outbox& out) {
   PerAgent& s = state_[a.id.value];
   add_partner(s, m);
-  if (m.kind == MessageKind::kParams) {  // an exchange i started: answer with x_j
+  // An exchange the sender started: answer with x_j, unless j picked the sender too in its
+  // current iteration: then j's own kParams (sent at j's step) is the answer, and the pair
+  // exchanges once, with two messages.
+  const bool mutual = s.fire && s.peer == m.from;
+  if (m.kind == MessageKind::kParams && !mutual) {
     const Snapshot x = snapshot_of(s.current, a.x);
     out.send(Message{MessageKind::kPullReply, a.id, m.from, x, 0.0, 0, payload_bytes(*x)});
   }

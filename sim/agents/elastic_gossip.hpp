@@ -3,6 +3,10 @@
 // both move: x_i <- x_i - step_i - alpha * sum_{j in P_i} (x_i - x_j), where P_i is i's own peer
 // plus every agent that picked i, the x are values before this iteration's optimizer step, and
 // the optimizer's momentum is not touched by the pull. alpha = 0.5 lands a pair on its midpoint.
+// When i and j pick each other in the same iteration, each one's kParams answers the other's:
+// the pair exchanges once (two messages, not four). A receiver treats a kParams as answered when
+// its own current decision picked the sender; in async mode that decision may be of a later
+// iteration than the sender's, and the value then counts toward that iteration (stale, as any).
 #pragma once
 
 #include <vector>

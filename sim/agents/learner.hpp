@@ -24,6 +24,15 @@ class Learner {
   /// x <- x - step, where step is the optimizer's (learning rate at k, momentum, weight decay)
   /// for gradient g. Updates the optimizer's own state.
   virtual void apply_step(ParamVector& x, const ParamVector& g, int64_t k) = 0;
+  /// x <- x - step * g(x), g the stochastic gradient gradient() would return (same mini-batch,
+  /// same draws); returns that batch's mean loss. The default computes g into `scratch` (x's
+  /// size) and subtracts; a learner may instead fuse the update into the gradient computation,
+  /// leaving scratch untouched (then the float rounding of the update differs).
+  virtual float gradient_step(ParamVector& x, float step, ParamVector& scratch) {
+    const float loss = gradient(x, scratch);
+    x -= step * scratch;
+    return loss;
+  }
 };
 
 }  // namespace dlsim

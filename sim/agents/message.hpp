@@ -14,6 +14,7 @@ enum class MessageKind : uint8_t {
   kPullRequest,   ///< gossip pull / elastic gossip: "send me your parameters"
   kPullReply,     ///< the answer to a pull request
   kReduceChunk,   ///< one stage of a ring all-reduce: a 1/n share of a vector
+  kElasticDelta,  ///< EASGD: the server's answer d = alpha (x_i - z) to a worker's kParams
 };
 
 struct Message {

@@ -42,6 +42,11 @@ float ModelLearner::gradient(const ParamVector& x, ParamVector& g) {
   return model_.compute_gradient(x, g, batch_, train_rng_);
 }
 
+float ModelLearner::gradient_step(ParamVector& x, float step, ParamVector&) {
+  if (model_.kind() != models::ModelKind::kQuadratic) batch_.gather(*train_, next_batch_indices());
+  return model_.sgd_step(x, step, batch_, train_rng_);
+}
+
 void ModelLearner::apply_step(ParamVector& x, const ParamVector& g, int64_t k) {
   optimizer_.step(x, g, k);
 }

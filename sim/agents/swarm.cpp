@@ -4,17 +4,23 @@ namespace dlsim {
 
 void Swarm::send(Message m) {
   const uint32_t slot = network_.send(sim_, m.from, m.to, m.size_bytes, 0);
+  if (!network_.in_flight(slot)) return;  // lost on its first link: nothing to keep
   if (slot >= in_flight_.size()) in_flight_.resize(slot + 1);
   in_flight_[slot] = std::move(m);
 }
 
 bool Swarm::dispatch(const Event& e) {
-  if (network_.handle(sim_, e)) return true;
+  if (network_.handle(sim_, e)) {
+    // A later link may have lost it: release the content (a snapshot) as soon as that is known.
+    if (!network_.in_flight(e.payload)) in_flight_[e.payload] = Message{};
+    return true;
+  }
   if (e.kind() != EventKind::kDelivery) return false;
   const Message m = std::move(in_flight_[e.payload]);
   in_flight_[e.payload] = Message{};
   network_.release(e.payload);
-  algorithm_.receive(agents_[m.to.value], m, *this);
+  if (m.to.value < agents_.size()) algorithm_.receive(agents_[m.to.value], m, *this);
+  else algorithm_.receive_service(m, *this);  // EASGD's server: a node that is not an agent
   return true;
 }
 

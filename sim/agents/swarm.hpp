@@ -33,8 +33,8 @@ class Swarm final : public Outbox {
   Network& network_;
   Algorithm& algorithm_;
   std::span<Agent> agents_;
-  // Indexed by network slot. A lost message's slot is freed by the network and reused by a
-  // later send, which overwrites its entry here: the table never outgrows the live messages.
+  // Indexed by network slot; an entry is cleared when its message is delivered or lost, so a
+  // snapshot lives no longer than its messages. The table never outgrows the live messages.
   std::vector<Message> in_flight_;
 };
 

@@ -51,8 +51,8 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
     watch.restart();  // the observer (evaluation) times itself
     pool.parallel_for(agents.size(), [&](size_t i) {
       Agent& a = agents[i];
-      a.loss = a.learner->gradient(a.x, a.g);
       algorithm.prepare(a);
+      if (!algorithm.fused_local_step(a)) a.loss = a.learner->gradient(a.x, a.g);
     });
     watch.lap(&DriverTimings::training_s);
     if (auto diverged = check_losses(agents, k)) return *diverged;

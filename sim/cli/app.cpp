@@ -35,6 +35,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   } catch (const CLI::ParseError& e) {
     err << "dlsim: " << e.what() << " (see dlsim --help)\n";
     return kExitBadInput;
+  } catch (const RunDiverged&) {  // the run already said where, on `err`
+    return kExitDiverged;
   } catch (const InputError& e) {
     err << "dlsim: " << e.what() << "\n";
     return kExitBadInput;

@@ -70,6 +70,7 @@ void run_run(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
   const RunReport report = run_scenario(spec, options, err);
   print_result(report.summary, out);
   out << fmt::format("results      {}\n", report.out.string());
+  if (report.summary.at("status") != "ok") throw RunDiverged(report.summary.at("status").dump());
 }
 
 void run_validate(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <optional>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,9 +20,16 @@ struct RunCommandOptions {
   std::optional<std::string> data_dir;
 };
 
+/// Thrown by run_run once a diverged run's folder is written and its results and the line naming
+/// the iteration and agent are printed: run_cli maps it to kExitDiverged.
+class RunDiverged final : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// Registers `run` and `validate`; results go to `out`, progress and warnings to `err`.
 void add_run_commands(CLI::App& app, std::ostream& out, std::ostream& err);
-/// Runs a scenario. Throws InputError for bad input.
+/// Runs a scenario. Throws InputError for bad input, RunDiverged when the run diverged.
 void run_run(const RunCommandOptions& options, std::ostream& out, std::ostream& err);
 /// Validates a scenario without running it: loads it and builds its world (graph, data, shards,
 /// models), so that validate accepts exactly what run would start. Throws InputError.

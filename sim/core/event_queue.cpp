@@ -8,10 +8,12 @@ namespace {
 // Bucket 0's consumed front is dropped once it is this long and at least half the bucket, so a
 // long run of events at one instant does not keep every popped event in memory.
 constexpr size_t kCompactAfter = 1024;
-// A bucket emptied by next_time() gives its memory back when it could hold more events than
-// this: memory then follows the events pending now, not the sum of every bucket's peak (it
-// regrows by doubling, a copy or two per event, when the bucket fills again).
+// A bucket emptied by next_time() keeps at most this capacity: memory then follows the events
+// pending now, not the sum of every bucket's peak. Larger storage, up to kSpareCapacity (1.5 MiB),
+// goes to the one spare, which the next bucket to fill up takes over instead of regrowing (and
+// page-faulting) by doubling: rounds of a few thousand messages reuse one buffer.
 constexpr size_t kKeepCapacity = 4096;
+constexpr size_t kSpareCapacity = size_t{1} << 16;
 
 bool key_before(const Event& a, const Event& b) { return a.key < b.key; }
 
@@ -25,6 +27,7 @@ void EventQueue::push_not_after_last(Event e) {
   }
   compact_now();
   std::vector<Event>& now = buckets_[0];
+  if (now.size() == now.capacity()) grow(now);
   now.push_back(e);
   // A simulator's fresh sequence number is the largest, so this loop normally does nothing.
   for (size_t i = now.size() - 1; i > head_ && e.key < now[i - 1].key; --i)
@@ -56,13 +59,28 @@ void EventQueue::next_time() {
     if (to > 0) occupied_ |= uint64_t{1} << (to - 1);
   }
   occupied_ &= ~(uint64_t{1} << (b - 1));
+  from.clear();
   if (from.capacity() > kKeepCapacity) {
+    const bool keep = from.capacity() > spare_.capacity() && from.capacity() <= kSpareCapacity;
+    if (keep) from.swap(spare_);
     std::vector<Event>().swap(from);
-  } else {
-    from.clear();
   }
-  // Bucket b kept insertion order, which is not key order for events that moved buckets.
-  if (buckets_[0].size() > 1) std::sort(buckets_[0].begin(), buckets_[0].end(), key_before);
+  // Bucket b kept insertion order, which is not key order for events that moved buckets (it
+  // usually is: one batch of sends, in sequence order).
+  std::vector<Event>& now = buckets_[0];
+  if (!std::is_sorted(now.begin(), now.end(), key_before))
+    std::sort(now.begin(), now.end(), key_before);
+}
+
+void EventQueue::grow(std::vector<Event>& bucket) {
+  if (spare_.capacity() >= 2 * bucket.size() + 16) {  // at least what doubling would give
+    spare_.assign(bucket.begin(), bucket.end());
+    bucket.swap(spare_);
+    spare_.clear();
+    if (spare_.capacity() > kKeepCapacity) std::vector<Event>().swap(spare_);
+  } else {
+    bucket.reserve(2 * bucket.size() + 16);
+  }
 }
 
 void EventQueue::rebuild(const Event& earliest) {

@@ -35,6 +35,7 @@ class EventQueue {
     }
     ++size_;
     const unsigned b = bucket_of(t);  // > 0, since t > last_
+    if (buckets_[b].size() == buckets_[b].capacity()) grow(buckets_[b]);
     buckets_[b].push_back(e);
     occupied_ |= uint64_t{1} << (b - 1);
   }
@@ -61,12 +62,14 @@ class EventQueue {
   void next_time();
   void rebuild(const Event& earliest);
   void compact_now();
+  void grow(std::vector<Event>& bucket);  // makes room for one more event, from spare_ if it can
 
   std::array<std::vector<Event>, kBuckets> buckets_;
   size_t head_ = 0;  // bucket 0 is consumed from here on
   size_t size_ = 0;
   uint64_t last_ = 0;      // ordinal of bucket 0's time; no pending event is earlier
   uint64_t occupied_ = 0;  // bit b-1 set while bucket b > 0 is non-empty
+  std::vector<Event> spare_;  // empty storage kept from an emptied large bucket
 };
 
 }  // namespace dlsim

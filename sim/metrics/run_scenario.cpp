@@ -61,6 +61,19 @@ class Recorder final : public RunObserver {
   bool has_point_ = false;
 };
 
+// A run whose losses stayed finite can still end on non-finite parameters: its last update.
+void check_final_parameters(const World& world, RunOutcome& outcome) {
+  if (outcome.status != RunStatus::kOk) return;
+  for (const Agent& a : world.agents) {
+    if (a.x.allFinite()) continue;
+    outcome.status = RunStatus::kDiverged;
+    outcome.diverged_iteration = a.iteration - 1;  // the update of the agent's last iteration
+    outcome.diverged_agent = a.id.value;
+    outcome.diverged_in = DivergedIn::kParameters;
+    return;
+  }
+}
+
 uint64_t final_fingerprint(const World& world) {
   Fingerprint f = world.sim.fingerprint();
   for (const Agent& a : world.agents)
@@ -85,11 +98,14 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   Recorder recorder(*world, pool, csv, progress, times);
   world->driver.timings = &times.driver;
   recorder.record(0);
-  const RunOutcome outcome = run_driver(*world->swarm, pool, world->driver, recorder);
+  RunOutcome outcome = run_driver(*world->swarm, pool, world->driver, recorder);
+  check_final_parameters(*world, outcome);
   progress.finish();
   if (outcome.status == RunStatus::kDiverged)
-    log << fmt::format("dlsim: diverged: agent {} had a non-finite loss at iteration {}\n",
-                       outcome.diverged_agent, outcome.diverged_iteration);
+    log << fmt::format("dlsim: diverged: agent {} {} at iteration {}\n", outcome.diverged_agent,
+                       outcome.diverged_in == DivergedIn::kLoss ? "had a non-finite loss"
+                                                                : "got non-finite parameters",
+                       outcome.diverged_iteration);
   csv.close();
   times.wall_s = since(start);
   RunReport report;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <sys/resource.h>
+
 #include "sim/scenario/algorithm_json.hpp"
 
 namespace dlsim {
@@ -14,6 +16,13 @@ using nlohmann::json;
 std::string fingerprint_string(uint64_t fingerprint) { return fmt::format("0x{:016x}", fingerprint); }
 
 namespace {
+
+// The process's peak resident memory so far, in MiB (getrusage: KiB on Linux).
+double peak_rss_mb() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return std::nan("");
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
 
 // NaN is not JSON: absent values are null.
 json number(double v) { return std::isnan(v) ? json(nullptr) : json(v); }
@@ -77,13 +86,16 @@ json make_summary(const World& world, const RunOutcome& outcome, const EvalPoint
                       {"training_s", times.driver.training_s},
                       {"events_s", times.driver.events_s},
                       {"updates_s", times.driver.updates_s},
-                      {"events_processed", world.sim.events_processed()}}},
+                      {"events_processed", world.sim.events_processed()},
+                      {"peak_rss_mb", number(peak_rss_mb())}}},
             {"warnings", world.warnings}};
   if (last) s["final"] = final_section(world, *last);
   // Per-agent class counts of the shards (empty for quadratic and centralized runs).
   s["shards"] = {{"class_counts", world.class_counts}};
   if (outcome.status == RunStatus::kDiverged)
-    s["diverged"] = {{"iteration", outcome.diverged_iteration}, {"agent", outcome.diverged_agent}};
+    s["diverged"] = {{"iteration", outcome.diverged_iteration},
+                     {"agent", outcome.diverged_agent},
+                     {"in", outcome.diverged_in == DivergedIn::kLoss ? "loss" : "parameters"}};
   return s;
 }
 

@@ -81,6 +81,11 @@ class Network {
   const NetMessage& message(uint32_t slot) const { return slots_[slot].message; }
   /// Frees a delivered message's slot for reuse. Precondition: its kDelivery went through handle().
   void release(uint32_t slot);
+  /// Whether `slot` holds a message: sent, and neither lost nor released. A slot that send()
+  /// returned is free at once when the first link lost the message.
+  bool in_flight(uint32_t slot) const {
+    return slot < slots_.size() && slots_[slot].stage != Stage::kFree;
+  }
   /// Messages sent and neither delivered-and-released nor lost.
   size_t live_messages() const { return slots_.size() - free_slots_.size(); }
 

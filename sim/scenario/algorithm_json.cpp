@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/core/units.hpp"
+
 namespace dlsim {
 
 using nlohmann::json;
@@ -13,7 +15,8 @@ constexpr std::pair<const char*, AlgorithmKind> kAlgorithms[] = {
     {"centralized", AlgorithmKind::kCentralized}, {"none", AlgorithmKind::kNone},
     {"dpsgd", AlgorithmKind::kDpsgd},             {"detsgrad", AlgorithmKind::kDetsgrad},
     {"gossip", AlgorithmKind::kGossip},           {"elastic_gossip", AlgorithmKind::kElasticGossip},
-    {"allreduce", AlgorithmKind::kAllReduce},     {"local_sgd", AlgorithmKind::kLocalSgd}};
+    {"allreduce", AlgorithmKind::kAllReduce},     {"local_sgd", AlgorithmKind::kLocalSgd},
+    {"easgd", AlgorithmKind::kEasgd}};
 
 DetsgradSpec parse_detsgrad(JsonObject& o, uint32_t agents, bool& scale_is_n) {
   DetsgradSpec d;
@@ -36,6 +39,42 @@ DetsgradSpec parse_detsgrad(JsonObject& o, uint32_t agents, bool& scale_is_n) {
   return d;
 }
 
+// The server's links default to the network's (the topology's constant edge values).
+EasgdSpec parse_easgd(JsonObject& o, uint32_t agents, const topo::TopologySpec& topology) {
+  EasgdSpec e;
+  e.alpha = o.number("alpha", 0.1, 0.0, 1.0);
+  if (e.alpha <= 0.0) o.fail("alpha", "the moving rate must be in (0, 1], got 0");
+  JsonObject server = o.object("server", true);
+  if (server.has("latency")) {
+    e.server_latency = server.duration("latency");
+  } else if (topology.latency.is_constant()) {
+    e.server_latency = topology.latency.min;
+  } else {
+    server.fail("latency", "required when the topology draws its latencies from a range");
+  }
+  if (server.has("bandwidth")) {
+    e.server_bandwidth_bps = server.rate_bps("bandwidth");
+  } else if (topology.bandwidth_bps.is_constant()) {
+    e.server_bandwidth_bps = topology.bandwidth_bps.min;
+  } else {
+    server.fail("bandwidth", "required when the topology draws its bandwidths from a range");
+  }
+  const bool all = !server.has("links") ||
+                   (server.raw("links").is_string() && server.string("links") == "all");
+  if (!all) {
+    if (server.raw("links").is_string())
+      server.fail("links", "expected \"all\" or a list of agent ids");
+    const std::vector<int64_t> ids = server.integers("links", 0, int64_t{agents} - 1);
+    if (ids.empty()) server.fail("links", "the server needs at least one link");
+    for (int64_t id : ids) e.server_links.push_back(static_cast<uint32_t>(id));
+    std::sort(e.server_links.begin(), e.server_links.end());
+    if (std::adjacent_find(e.server_links.begin(), e.server_links.end()) != e.server_links.end())
+      server.fail("links", "an agent is listed twice");
+  }
+  server.finish();
+  return e;
+}
+
 }  // namespace
 
 std::string_view to_string(AlgorithmKind kind) {
@@ -44,11 +83,11 @@ std::string_view to_string(AlgorithmKind kind) {
   return "?";
 }
 
-AlgorithmSpec parse_algorithm(JsonObject o, uint32_t agents) {
+AlgorithmSpec parse_algorithm(JsonObject o, uint32_t agents, const topo::TopologySpec& topology) {
   AlgorithmSpec a;
   a.kind = o.choice<AlgorithmKind>(
       "kind", {kAlgorithms[0], kAlgorithms[1], kAlgorithms[2], kAlgorithms[3], kAlgorithms[4],
-               kAlgorithms[5], kAlgorithms[6], kAlgorithms[7]});
+               kAlgorithms[5], kAlgorithms[6], kAlgorithms[7], kAlgorithms[8]});
   switch (a.kind) {
     case AlgorithmKind::kDetsgrad: a.detsgrad = parse_detsgrad(o, agents, a.gradient_scale_is_n); break;
     case AlgorithmKind::kGossip:
@@ -57,6 +96,7 @@ AlgorithmSpec parse_algorithm(JsonObject o, uint32_t agents) {
                                            GossipMode::kPull);
       break;
     case AlgorithmKind::kElasticGossip: a.elastic_alpha = o.number("alpha", 0.5, 0.0, 1.0); break;
+    case AlgorithmKind::kEasgd: a.easgd = parse_easgd(o, agents, topology); break;
     case AlgorithmKind::kDpsgd: {
       const std::string rule = o.string("weights", "metropolis_hastings");
       const auto parsed = topo::mixing_rule_from_string(rule);
@@ -86,6 +126,14 @@ json algorithm_to_json(const AlgorithmSpec& a) {
     }
     case AlgorithmKind::kGossip: j["mode"] = a.gossip_mode == GossipMode::kPull ? "pull" : "push"; break;
     case AlgorithmKind::kElasticGossip: j["alpha"] = a.elastic_alpha; break;
+    case AlgorithmKind::kEasgd: {
+      const EasgdSpec& e = a.easgd;
+      j["alpha"] = e.alpha;
+      j["server"] = {{"latency", format_duration(e.server_latency)},
+                     {"bandwidth", format_rate(e.server_bandwidth_bps)},
+                     {"links", e.server_links.empty() ? json("all") : json(e.server_links)}};
+      break;
+    }
     case AlgorithmKind::kDpsgd: j["weights"] = std::string(topo::to_string(a.mixing)); break;
     default: break;
   }
@@ -101,6 +149,8 @@ std::vector<TriggerKind> accepted_triggers(AlgorithmKind kind) {
     case AlgorithmKind::kDetsgrad: return {T::kAlways, T::kNever, T::kPeriodic, T::kProbability, T::kThreshold};
     case AlgorithmKind::kGossip:
     case AlgorithmKind::kElasticGossip: return {T::kAlways, T::kNever, T::kPeriodic, T::kProbability};
+    case AlgorithmKind::kEasgd:
+      return {T::kAlways, T::kNever, T::kPeriodic, T::kProbability, T::kThreshold};
     case AlgorithmKind::kLocalSgd: return {T::kAlways, T::kPeriodic};
     default: return {};
   }

@@ -10,7 +10,9 @@
 
 namespace dlsim {
 
-AlgorithmSpec parse_algorithm(JsonObject o, uint32_t agents);
+/// `topology` (already holding the network's latency and bandwidth) gives EASGD's server links
+/// their defaults.
+AlgorithmSpec parse_algorithm(JsonObject o, uint32_t agents, const topo::TopologySpec& topology);
 nlohmann::json algorithm_to_json(const AlgorithmSpec& algorithm);
 
 /// `trigger` is the scenario's "trigger" value or null when absent; `pointer` is its pointer.

@@ -32,6 +32,10 @@ std::vector<SimTime> compute_times(const ScenarioSpec& spec, uint32_t agents,
   std::vector<SimTime> times(agents);
   for (uint32_t i = 0; i < agents; ++i) {
     const double seconds = c.step ? c.step->seconds() : flops_per_step / (c.gflops * 1e9);
+    if (!(seconds / speed[i] < 9.2e9))  // SimTime::max() is 9.22e9 s; rounding stays below it
+      throw InputError(fmt::format("{}: /time/compute: agent {}'s step takes {:.6g} s, beyond the "
+                                   "simulated clock ({:.6g} s)", spec.file, i, seconds / speed[i],
+                                   SimTime::max().seconds()));
     times[i] = SimTime::from_seconds(seconds / speed[i]);
   }
   return times;

@@ -89,7 +89,7 @@ ScenarioSpec parse_scenario(const json& j, const std::string& file) {
                                          {"independent", InitKind::kIndependent}},
                                 InitKind::kCommon);
   s.optimizer = parse_optimizer(top.object("optimizer", true));
-  s.algorithm = parse_algorithm(top.object("algorithm"), s.agents);
+  s.algorithm = parse_algorithm(top.object("algorithm"), s.agents, s.topology);
   s.trigger = parse_trigger(top.has("trigger") ? &top.raw("trigger") : nullptr, file, "/trigger",
                             s.algorithm.kind);
   s.run = parse_run(top.object("run"));

@@ -30,6 +30,15 @@ enum class AlgorithmKind {
   kElasticGossip,  // Elastic Gossip
   kAllReduce,      // all-reduce SGD (gradient averaging)
   kLocalSgd,       // periodic model averaging
+  kEasgd,          // elastic averaging around a parameter server's centre variable
+};
+
+/// EASGD: the moving rate and the server node's links (scenarios/README.md, "algorithm").
+struct EasgdSpec {
+  double alpha = 0.1;                // moving rate, in (0, 1]
+  SimTime server_latency;            // of every server link (resolved: the network's default)
+  uint64_t server_bandwidth_bps = 0; // of every server link (resolved: the network's default)
+  std::vector<uint32_t> server_links;  // workers linked directly to the server; empty: all
 };
 
 struct AlgorithmSpec {
@@ -39,6 +48,7 @@ struct AlgorithmSpec {
   GossipMode gossip_mode = GossipMode::kPull;  // kGossip
   double elastic_alpha = 0.5;               // kElasticGossip
   topo::MixingRule mixing = topo::MixingRule::kMetropolisHastings;  // kDpsgd
+  EasgdSpec easgd;                          // kEasgd
 };
 
 /// Per-step compute time: a fixed duration, or FLOPs of one training step / agent speed.

@@ -1,10 +1,12 @@
 #include "sim/scenario/world.hpp"
 
+#include <limits>
 #include <numeric>
 
 #include "models/data/load_dataset.hpp"
 #include "sim/agents/detsgrad.hpp"
 #include "sim/agents/dpsgd.hpp"
+#include "sim/agents/easgd.hpp"
 #include "sim/agents/elastic_gossip.hpp"
 #include "sim/agents/gossip.hpp"
 #include "sim/agents/no_communication.hpp"
@@ -33,6 +35,8 @@ std::unique_ptr<Algorithm> make_algorithm(World& w) {
       return std::make_unique<ElasticGossip>(a.elastic_alpha, trigger, w.graph);
     case AlgorithmKind::kAllReduce: return std::make_unique<RingAllReduce>(ReduceWhat::kGradients, trigger);
     case AlgorithmKind::kLocalSgd: return std::make_unique<RingAllReduce>(ReduceWhat::kModels, trigger);
+    case AlgorithmKind::kEasgd:
+      return std::make_unique<Easgd>(a.easgd.alpha, trigger, w.spec.time.mode);
   }
   return nullptr;
 }
@@ -120,8 +124,42 @@ void build_agents(World& w, uint32_t agents, const models::DataPaths& paths) {
   }
 }
 
+// EASGD: the workers' graph plus the server, node n, linked to every worker of server_links.
+topo::Graph with_server(const topo::Graph& workers, const EasgdSpec& e) {
+  const uint32_t n = workers.node_count();
+  std::vector<topo::Edge> edges(workers.edges().begin(), workers.edges().end());
+  std::vector<uint32_t> linked = e.server_links;
+  if (linked.empty())
+    for (uint32_t i = 0; i < n; ++i) linked.push_back(i);
+  for (uint32_t i : linked) edges.push_back({i, n, e.server_latency, e.server_bandwidth_bps});
+  return topo::Graph(n + 1, std::move(edges));
+}
+
+// Simulated time is int64 nanoseconds: iterations x the slowest step must fit (a sync round lasts
+// at least its slowest compute; an async agent's clock advances by its own step per iteration).
+void check_time_fits(const World& w) {
+  const std::vector<SimTime>& steps = w.driver.compute_time;
+  const SimTime slowest = *std::max_element(steps.begin(), steps.end());
+  const int64_t iterations = w.spec.run.iterations;
+  if (slowest.ns > 0 && iterations > std::numeric_limits<int64_t>::max() / slowest.ns)
+    throw InputError(fmt::format(
+        "{}: /run/iterations: {} iterations of up to {:.6g} s each overflow the simulated clock "
+        "(at most {:.6g} s)", w.spec.file, iterations, slowest.seconds(),
+        SimTime::max().seconds()));
+}
+
 void warn_about_stability(World& w) {
   const AlgorithmSpec& a = w.spec.algorithm;
+  if (a.kind == AlgorithmKind::kEasgd) {
+    // ALGORITHMS.md: the synchronous centre update is z + beta (mean x - z), beta = n alpha.
+    const double beta = a.easgd.alpha * static_cast<double>(w.agents.size());
+    if (beta > 1.0)
+      w.warnings.push_back(fmt::format(
+          "{}: /algorithm/alpha: beta = agents x alpha = {} x {} = {:.3g} > 1: the centre variable "
+          "overshoots the workers' mean (it oscillates, and diverges for beta > 2 in sync mode)",
+          w.spec.file, w.agents.size(), a.easgd.alpha, beta));
+    return;
+  }
   if (a.kind != AlgorithmKind::kDetsgrad) return;
   uint32_t max_degree = 0;
   for (uint32_t i = 0; i < w.graph.node_count(); ++i) max_degree = std::max(max_degree, w.graph.degree(i));
@@ -144,7 +182,10 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataP
   } else {
     w->graph = topo::build_topology(spec.topology, spec.seed);
   }
-  w->network = std::make_unique<Network>(w->graph, spec.network, spec.seed);
+  const bool easgd = spec.algorithm.kind == AlgorithmKind::kEasgd;
+  if (easgd) w->network_graph = with_server(w->graph, spec.algorithm.easgd);
+  w->network =
+      std::make_unique<Network>(easgd ? w->network_graph : w->graph, spec.network, spec.seed);
   build_agents(*w, agents, paths);
   w->algorithm = make_algorithm(*w);
   w->algorithm->start(w->agents);
@@ -152,6 +193,7 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataP
   const uint32_t batch = w->is_quadratic() ? 1 : w->learners.front()->batch_size();
   const double flops = w->learners.front()->model().flops_per_sample(models::Phase::kTrain) * batch;
   w->driver = DriverConfig{spec.time.mode, spec.run.iterations, compute_times(spec, agents, flops)};
+  check_time_fits(*w);
   warn_about_stability(*w);
   return w;
 }

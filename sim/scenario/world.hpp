@@ -21,7 +21,8 @@ namespace dlsim {
 struct World {
   ScenarioSpec spec;
   Simulator sim;
-  topo::Graph graph;
+  topo::Graph graph;                           // the agents' topology
+  topo::Graph network_graph;                   // EASGD only: graph + the server (node n)
   std::optional<topo::MixingWeights> mixing;   // D-PSGD only
   std::unique_ptr<Network> network;
   std::shared_ptr<const models::DatasetSplit> data;  // null for quadratic models

@@ -64,7 +64,8 @@ inline int run_round(Algorithm& alg, std::vector<Agent>& agents) {
   while (!out.queue.empty()) {
     const Message m = out.queue.front();
     out.queue.pop_front();
-    alg.receive(agents[m.to.value], m, out);
+    if (m.to.value < agents.size()) alg.receive(agents[m.to.value], m, out);
+    else alg.receive_service(m, out);  // EASGD's server, node n
   }
   alg.before_updates(agents);
   for (Agent& a : agents) alg.update(a);

@@ -73,7 +73,7 @@ TEST_CASE("elastic gossip with alpha = 0.5 lands a pair on its midpoint") {
   ElasticGossip alg(0.5, always(), g);
   auto agents = make_agents({vec({1, -2}), vec({3, 6})}, {vec({0, 0}), vec({0, 0})}, 0.0f);
   alg.start(agents);
-  CHECK(run_round(alg, agents) == 4);  // both initiate: two exchanges of two messages
+  CHECK(run_round(alg, agents) == 2);  // they pick each other: one exchange of two messages
   CHECK(agents[0].x[0] == doctest::Approx(2));
   CHECK(agents[1].x[0] == doctest::Approx(2));
   CHECK(agents[0].x[1] == doctest::Approx(2));
@@ -86,7 +86,9 @@ TEST_CASE("elastic gossip pulls toward every partner, with pre-step values") {
   // c = x0 so the gradient at x0 is 0 for agent 1, lr 0.1 elsewhere shows the step ordering.
   auto agents = make_agents({vec({0}), vec({4}), vec({8})}, {vec({2}), vec({4}), vec({8})}, 0.1f);
   alg.start(agents);
-  CHECK(run_round(alg, agents) == 6);
+  // 0 and 2 pick 1, and 1 picks one of them: that pair exchanges once (2 messages), the
+  // other pair with a request and a reply (2 more).
+  CHECK(run_round(alg, agents) == 4);
   // P_0 = {1}: x0 = 0 - 0.1*(0-2) - 0.25*(0-4) = 1.2. P_2 = {1}: x2 = 8 - 0 - 0.25*(8-4) = 7.
   // P_1 = {0, 2}: x1 = 4 - 0 - 0.25*((4-0) + (4-8)) = 4.
   CHECK(agents[0].x[0] == doctest::Approx(1.2));
@@ -105,4 +107,32 @@ TEST_CASE("D-PSGD mixes with Metropolis weights, then steps") {
   CHECK(agents[0].x[0] == doctest::Approx(1.0));
   CHECK(agents[1].x[0] == doctest::Approx(3.7));
   CHECK(agents[2].x[0] == doctest::Approx(6.1));
+}
+
+TEST_CASE("elastic gossip: a mutual pick is one exchange even when one side sends late") {
+  // Agent 1 receives agent 0's parameters before its own step: it must not answer, since its own
+  // send (later in the round) is the answer. Delivering 0's message first shows the order.
+  const topo::Graph g = line_graph(2);
+  ElasticGossip alg(0.5, always(), g);
+  auto agents = make_agents({vec({0}), vec({4})}, {vec({0}), vec({4})}, 0.0f);
+  alg.start(agents);
+  QueueOutbox out;
+  for (Agent& a : agents) {
+    a.loss = a.learner->gradient(a.x, a.g);
+    alg.prepare(a);
+  }
+  alg.communicate(agents[0], out);
+  const Message first = out.queue.front();
+  out.queue.pop_front();
+  alg.receive(agents[1], first, out);
+  CHECK(out.queue.empty());  // no reply from 1
+  alg.communicate(agents[1], out);
+  const Message second = out.queue.front();
+  out.queue.pop_front();
+  alg.receive(agents[0], second, out);
+  CHECK(out.queue.empty());
+  CHECK(out.sent == 2);
+  for (Agent& a : agents) alg.update(a);
+  CHECK(agents[0].x[0] == doctest::Approx(2));
+  CHECK(agents[1].x[0] == doctest::Approx(2));
 }

@@ -146,3 +146,47 @@ TEST_CASE("golden fingerprints of the smoke scenarios") {
   }
   CHECK(checked == golden["fingerprints"].size());
 }
+
+TEST_CASE("a diverged run exits 3, names the iteration and agent, and still writes its folder") {
+  const std::string dir = scratch("diverged");
+  fs::create_directories(dir);
+  const std::string scenario = dir + "/div.json";
+  // lr 3e38: iteration 0's loss is finite, its update overflows the parameters to infinity.
+  std::ofstream(scenario) << R"({"name": "div", "agents": 2, "model": {"kind": "quadratic",
+    "dim": 4}, "optimizer": {"kind": "sgd", "lr": 3e38}, "algorithm": {"kind": "none"},
+    "run": {"iterations": 1}})";
+  const Result last = run_dlsim({"run", scenario, "-o", dir + "/p", "--quiet"});
+  CHECK(last.code == 3);
+  CHECK(last.err == "dlsim: diverged: agent 0 got non-finite parameters at iteration 0\n");
+  CHECK(last.out.find("status       diverged") == 0);
+  const json p = summary(dir + "/p");
+  CHECK(p["status"] == "diverged");
+  CHECK(p["diverged"] == json({{"iteration", 0}, {"agent", 0}, {"in", "parameters"}}));
+  // lr 1e30: the update of iteration 0 is finite, iteration 1's loss is not.
+  const Result loss = run_dlsim({"run", scenario, "-o", dir + "/l", "--quiet", "--set",
+                                 "/optimizer/lr=1e30", "--set", "/run/iterations=5"});
+  CHECK(loss.code == 3);
+  CHECK(loss.err == "dlsim: diverged: agent 0 had a non-finite loss at iteration 1\n");
+  CHECK(summary(dir + "/l")["diverged"] == json({{"iteration", 1}, {"agent", 0}, {"in", "loss"}}));
+}
+
+TEST_CASE("EASGD runs in both modes: two messages per exchange, the server's replies counted") {
+  for (const char* mode : {"sync", "async"}) {
+    CAPTURE(mode);
+    const std::string out = scratch(std::string("easgd-") + mode);
+    const Result r = run_dlsim({"run", smoke("easgd"), "-o", out, "--quiet", "--set",
+                                std::string("/time/mode=") + mode});
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    const json s = summary(out);
+    CHECK(s["algorithm"] == "easgd");
+    CHECK(s["comm"]["events"] == 60);  // 4 agents, tau 4, 60 iterations
+    CHECK(s["comm"]["messages"] == 120);
+    CHECK(s["comm"]["bytes"] == 120 * 4 * s["parameters"].get<uint64_t>());
+    CHECK(s["final"]["accuracy_mean"].get<double>() > 0.6);
+    const std::vector<std::string> set_mode{"--set", std::string("/time/mode=") + mode};
+    std::vector<std::string> one = set_mode, two = set_mode;
+    one.insert(one.end(), {"--threads", "1"});
+    two.insert(two.end(), {"--threads", "2"});
+    CHECK(fingerprint_of(smoke("easgd"), one) == fingerprint_of(smoke("easgd"), two));
+  }
+}

@@ -63,7 +63,7 @@ long allocations_during(F&& f) {
 }
 
 // Builds the model, warms it up once (sizing every buffer), then counts allocations in a second
-// round of compute_gradient, both fused steps, a batch gather and an evaluation.
+// round of compute_gradient, the fused steps, a batch gather and an evaluation.
 long allocations_after_warm_up(const ModelSpec& spec, const InputShape& in, const Dataset& data) {
   RandomStream rng(1, "model", 0);
   Model m = Model::build(spec, in, rng);
@@ -84,6 +84,7 @@ long allocations_after_warm_up(const ModelSpec& spec, const InputShape& in, cons
     sgd.step(p, g, 0);
     m.train_step(p, sgd, batch, rng, 1);
     m.train_step(p, nag, batch, rng, 2);
+    m.sgd_step(p, 0.01f, batch, rng);
     m.evaluate(p, data, 40, 16, result);  // 16 + 16 + 8: a ragged last batch
   };
   round();

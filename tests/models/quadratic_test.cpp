@@ -75,3 +75,13 @@ TEST_CASE("the mean of the targets zeroes the summed gradient, and evaluate repo
   CHECK(std::isnan(r.accuracy));
   CHECK(r.loss == doctest::Approx(0.5 * (x - models[1].quadratic_target()).squaredNorm()));
 }
+
+TEST_CASE("a quadratic sgd_step is x - step * g with the same noise draws as compute_gradient") {
+  Model m = quadratic(6, 0.5, 1);
+  Eigen::VectorXf x = Eigen::VectorXf::LinSpaced(6, -1.0f, 2.0f), g(6);
+  RandomStream a(5, "train", 1), b(5, "train", 1);
+  const float loss = m.compute_gradient(x, g, Batch{}, a);
+  const Eigen::VectorXf expected = x - 0.2f * g;
+  CHECK(m.sgd_step(x, 0.2f, Batch{}, b) == loss);
+  for (Eigen::Index i = 0; i < 6; ++i) CHECK(x[i] == doctest::Approx(expected[i]));
+}

@@ -135,3 +135,21 @@ TEST_CASE("a fused plain SGD step matches compute_gradient + step to float round
   CHECK((fused.params - plain.params).cwiseAbs().maxCoeff() <
         1e-5f * plain.params.cwiseAbs().maxCoeff());
 }
+
+TEST_CASE("sgd_step moves the parameters by -step times compute_gradient's gradient") {
+  RandomStream data_rng(17, "data", 0);
+  const Dataset data = testing::gaussian_clusters(4, 8, 64, data_rng);
+  Model m = build(ModelSpec{MlpSpec{{16}, Activation::kRelu, {}}}, InputShape{1, 1, 8, 4});
+  RandomStream init(3, "init", 0);
+  Eigen::VectorXf x(m.parameter_count()), g(m.parameter_count());
+  m.initialize(x, init);
+  std::vector<uint32_t> idx(16);
+  std::iota(idx.begin(), idx.end(), 0u);
+  Batch batch;
+  batch.gather(data, idx);
+  RandomStream a(1, "train", 0), b(1, "train", 0);
+  const float loss = m.compute_gradient(x, g, batch, a);
+  const Eigen::VectorXf expected = x - 0.1f * g;
+  CHECK(m.sgd_step(x, 0.1f, batch, b) == loss);
+  CHECK((x - expected).cwiseAbs().maxCoeff() < 1e-5f * expected.cwiseAbs().maxCoeff());
+}

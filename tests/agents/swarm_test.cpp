@@ -1,0 +1,55 @@
+#include "sim/agents/swarm.hpp"
+
+#include <doctest/doctest.h>
+
+#include <memory>
+
+#include "algorithm_harness.hpp"
+#include "graphs.hpp"
+#include "sim/agents/detsgrad.hpp"
+
+using namespace dlsim;
+using namespace dlsim::testing;
+
+namespace {
+
+// Sends one snapshot from agent 0 to agent 1 over a link that loses everything; returns how
+// many owners the snapshot has after the send and after the event queue ran dry.
+std::pair<long, long> owners_of_lost_message(uint64_t nic_uplink_bps) {
+  const topo::Graph g = line_graph(2);
+  NetworkConfig config;
+  config.loss_probability = 1.0;
+  config.nic_uplink_bps = nic_uplink_bps;
+  Simulator sim(1);
+  Network net(g, config, 1);
+  Detsgrad alg(DetsgradSpec{}, TriggerSpec{}, g);
+  auto agents = make_agents({vec({1}), vec({2})}, {vec({0}), vec({0})});
+  alg.start(agents);
+  Swarm swarm(sim, net, alg, agents);
+  const Snapshot snapshot = std::make_shared<const ParamVector>(vec({1, 2, 3}));
+  swarm.send(Message{MessageKind::kParams, AgentId{0}, AgentId{1}, snapshot, 0.0, 0, 12});
+  const long after_send = snapshot.use_count();
+  sim.run([&](const Event& e) { CHECK(swarm.dispatch(e)); });
+  return {after_send, snapshot.use_count()};
+}
+
+}  // namespace
+
+TEST_CASE("a message lost on its first link keeps no reference to its snapshot") {
+  CHECK(owners_of_lost_message(0) == std::pair<long, long>{1, 1});
+}
+
+TEST_CASE("a message lost after its NIC uplink releases its snapshot when the link loses it") {
+  CHECK(owners_of_lost_message(1000000000) == std::pair<long, long>{2, 1});
+}
+
+TEST_CASE("DETSGRAD reuses its snapshot buffers: two per agent when it broadcasts every round") {
+  const topo::Graph g = line_graph(3);
+  TriggerSpec always;
+  Detsgrad alg(DetsgradSpec{}, always, g);
+  auto agents =
+      make_agents({vec({1, 2}), vec({3, 4}), vec({5, 6})}, {vec({0, 0}), vec({1, 1}), vec({2, 2})});
+  alg.start(agents);
+  for (int k = 0; k < 10; ++k) run_round(alg, agents);
+  for (uint32_t i = 0; i < 3; ++i) CHECK(alg.snapshot_buffers(AgentId{i}) == 2);
+}
