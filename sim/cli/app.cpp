@@ -5,6 +5,7 @@
 
 #include "sim/cli/build_info.hpp"
 #include "sim/cli/run_command.hpp"
+#include "sim/cli/sweep_command.hpp"
 #include "sim/cli/topology_command.hpp"
 #include "sim/core/error.hpp"
 
@@ -14,6 +15,7 @@ namespace {
 void add_commands(CLI::App& app, std::ostream& out, std::ostream& err) {
   add_topology_command(app, out);
   add_run_commands(app, out, err);
+  add_sweep_command(app, out, err);
   app.add_subcommand("version", "Print the version and the build key of golden fingerprints")
       ->callback([&out] { out << "dlsim 0.1.0\nbuild: " << build_key() << "\n"; });
 }

@@ -27,9 +27,10 @@ bool is_run_folder(const fs::path& p) {
   for (const fs::directory_entry& e : fs::directory_iterator(p)) {
     const std::string name = e.path().filename().string();
     const std::string ext = e.path().extension().string();
-    const bool known = name == "scenario.json" || name == "metrics.csv" ||
-                       name == "summary.json" || ext == ".png" || ext == ".svg";
-    if (!e.is_regular_file() || !known) return false;
+    const bool known_file = name == "scenario.json" || name == "metrics.csv" ||
+                            name == "summary.json" || ext == ".png" || ext == ".svg";
+    const bool plots = name == "plots" && e.is_directory();  // tools/plot.py's output
+    if (!plots && !(e.is_regular_file() && known_file)) return false;
   }
   return true;
 }

@@ -1,0 +1,168 @@
+// `dlsim sweep` as users run it: the built binary, killed and resumed, and under mpirun.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "sim/cli/app.hpp"
+#include "sim/sweep/rank_group.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kDlsim = std::string(DLSIM_BINARY_DIR) + "/dlsim";
+
+fs::path scratch(const std::string& name) {
+  const fs::path p = fs::path(DLSIM_BINARY_DIR) / "tests" / "cli_sweeps" /
+                     (std::to_string(getpid()) + "-" + name);
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+// Six short runs of the DETSGRAD smoke scenario, long enough to be killed in the middle.
+std::string write_sweep(const fs::path& dir) {
+  const fs::path file = dir / "sweep.json";
+  std::ofstream(file) << R"({"base": ")" << DLSIM_SOURCE_DIR
+                      << R"(/scenarios/smoke/detsgrad.json",
+    "set": {"/run/iterations": 5000, "/run/eval_every": 1000},
+    "grid": {"/trigger/v0": [0, 0.05, 0.2]}, "seeds": [1, 2]})";
+  return file.string();
+}
+
+int run_in_process(std::vector<std::string> args, std::string* out_text = nullptr) {
+  args.insert(args.begin(), "dlsim");
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const int code = dlsim::cli::run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
+  if (out_text) *out_text = out.str() + err.str();
+  return code;
+}
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// sweep.csv without its wall-clock column.
+std::string without_wall(const std::string& csv) {
+  std::istringstream in(csv);
+  std::string line, result;
+  long wall = -1;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream s(line);
+    for (std::string cell; std::getline(s, cell, ',');) cells.push_back(cell);
+    if (wall < 0) wall = std::find(cells.begin(), cells.end(), "wall_s") - cells.begin();
+    cells.erase(cells.begin() + wall);
+    for (const std::string& c : cells) result += c + ",";
+    result += "\n";
+  }
+  return result;
+}
+
+// Finished runs (a summary.json in place) and the inode of each summary.
+std::map<std::string, ino_t> finished_runs(const fs::path& out) {
+  std::map<std::string, ino_t> runs;
+  if (!fs::exists(out / "runs")) return runs;
+  for (const fs::directory_entry& e : fs::directory_iterator(out / "runs")) {
+    struct stat st {};
+    if (stat((e.path() / "summary.json").c_str(), &st) == 0)
+      runs[e.path().filename().string()] = st.st_ino;
+  }
+  return runs;
+}
+
+}  // namespace
+
+TEST_CASE("a sweep killed with SIGKILL resumes: every run exactly once, the same sweep.csv") {
+  const fs::path dir = scratch("kill");
+  const std::string sweep = write_sweep(dir);
+  const fs::path reference = dir / "reference", killed = dir / "killed";
+  REQUIRE(run_in_process({"sweep", sweep, "-o", reference.string(), "--jobs", "1", "--quiet"}) ==
+          0);
+
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, STDOUT_FILENO);
+    dup2(null, STDERR_FILENO);
+    execl(kDlsim.c_str(), "dlsim", "sweep", sweep.c_str(), "-o", killed.c_str(), "--jobs", "1",
+          "--quiet", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (finished_runs(killed).size() < 2 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFSIGNALED(status));  // killed, not finished: else the test proves nothing
+  REQUIRE_FALSE(fs::exists(killed / "sweep.csv"));
+  const std::map<std::string, ino_t> before = finished_runs(killed);
+  REQUIRE(before.size() >= 2);
+  REQUIRE(before.size() < 6);
+
+  std::string text;
+  REQUIRE(run_in_process({"sweep", sweep, "-o", killed.string(), "--jobs", "2", "--quiet"},
+                         &text) == 0);
+  CHECK(text.find(fmt::format("ran {}, reused {} finished before", 6 - before.size(),
+                              before.size())) != std::string::npos);
+  // The runs finished before the kill were not run again: their files are the same files.
+  const std::map<std::string, ino_t> after = finished_runs(killed);
+  CHECK(after.size() == 6);
+  for (const auto& [id, inode] : before) CHECK(after.at(id) == inode);
+  for (const fs::directory_entry& e : fs::directory_iterator(killed / "runs"))
+    CHECK(e.path().extension() != ".tmp");
+  CHECK(without_wall(read_text(killed / "sweep.csv")) ==
+        without_wall(read_text(reference / "sweep.csv")));
+}
+
+TEST_CASE("a bad sweep file exits 2 with the file and pointer, before any run") {
+  const fs::path dir = scratch("bad");
+  std::ofstream(dir / "bad.json") << R"({"base": "nowhere.json", "grid": {}})";
+  std::string text;
+  CHECK(run_in_process({"sweep", (dir / "bad.json").string(), "-o", (dir / "out").string()},
+                       &text) == 2);
+  CHECK(text.starts_with("dlsim: " + (dir / "bad.json").string() + ": /base: "));
+  CHECK_FALSE(fs::exists(dir / "out"));
+}
+
+TEST_CASE("mpirun -np 2 dlsim sweep writes the same sweep.csv as one process") {
+  if (!dlsim::built_with_mpi()) {
+    MESSAGE("skipped: this build has no MPI (apt-get install libopenmpi-dev openmpi-bin)");
+    return;
+  }
+  const fs::path dir = scratch("mpi");
+  const std::string sweep = write_sweep(dir);
+  const fs::path single = dir / "single", ranks = dir / "ranks";
+  REQUIRE(run_in_process({"sweep", sweep, "-o", single.string(), "--quiet"}) == 0);
+  const std::string log = (dir / "mpirun.log").string();
+  const std::string command =
+      fmt::format("mpirun --allow-run-as-root --oversubscribe -np 2 {} sweep {} -o {} > {} 2>&1",
+                  kDlsim, sweep, ranks.string(), log);
+  const int code = std::system(command.c_str());
+  INFO(read_text(log));
+  REQUIRE(code == 0);
+  CHECK(read_text(log).find("(rank 0 of 2)") != std::string::npos);
+  CHECK(without_wall(read_text(ranks / "sweep.csv")) ==
+        without_wall(read_text(single / "sweep.csv")));
+}
