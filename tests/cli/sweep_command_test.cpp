@@ -166,3 +166,20 @@ TEST_CASE("mpirun -np 2 dlsim sweep writes the same sweep.csv as one process") {
   CHECK(without_wall(read_text(ranks / "sweep.csv")) ==
         without_wall(read_text(single / "sweep.csv")));
 }
+
+TEST_CASE("tools/plot.py draws a real sweep's sweep.csv as PNG and SVG") {
+  const fs::path dir = scratch("plot");
+  const fs::path out = dir / "out";
+  REQUIRE(run_in_process({"sweep", write_sweep(dir), "-o", out.string(), "--quiet"}) == 0);
+  const std::string log = (dir / "plot.log").string();
+  const int code = std::system(fmt::format("/usr/bin/python3 {}/tools/plot.py {} > {} 2>&1",
+                                           DLSIM_SOURCE_DIR, out.string(), log)
+                                   .c_str());
+  INFO(read_text(log));
+  REQUIRE(code == 0);
+  for (const char* name : {"events_vs_accuracy.png", "events_vs_accuracy.svg"}) {
+    CHECK(fs::file_size(out / "plots" / name) > 1000);
+    CHECK(read_text(log).find(name) != std::string::npos);
+  }
+  CHECK(read_text(out / "plots" / "events_vs_accuracy.png").starts_with("\x89PNG"));
+}
