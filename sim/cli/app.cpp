@@ -37,6 +37,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   } catch (const CLI::ParseError& e) {
     err << "dlsim: " << e.what() << " (see dlsim --help)\n";
     return kExitBadInput;
+  } catch (const SweepIncomplete& e) {  // the table is written; say what is not in it
+    err << "dlsim: sweep: " << e.what() << "\n";
+    return kExitIncomplete;
   } catch (const InputError& e) {
     err << "dlsim: " << e.what() << "\n";
     return kExitBadInput;

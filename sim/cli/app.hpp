@@ -9,6 +9,7 @@ namespace dlsim::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitInternalError = 1;  // a bug: anything but bad input
 inline constexpr int kExitBadInput = 2;       // InputError or a command-line parse error
+inline constexpr int kExitIncomplete = 4;     // `sweep`: some runs failed or are missing
 
 /// Runs `dlsim argv[1..]`: results go to `out`, errors to `err` as one line "dlsim: ...".
 /// Never throws. Returns the process exit code.

@@ -1,6 +1,7 @@
 #include "sim/cli/sweep_command.hpp"
 
 #include <fmt/format.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <optional>
 #include <thread>
 
+#include "sim/core/error.hpp"
 #include "sim/sweep/sweep_runner.hpp"
 
 namespace dlsim::cli {
@@ -23,14 +25,34 @@ struct SweepCommandOptions {
   std::optional<std::string> data_dir;
 };
 
+// The cores this process may use (its affinity mask: under srun -c 4, four), not the machine's.
+unsigned usable_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// Every rank reads the sweep file; if one cannot (a file missing on its node), all stop.
+SweepSpec load_on_every_rank(const std::string& file, RankGroup& ranks) {
+  std::optional<SweepSpec> spec;
+  std::string error;
+  try {
+    spec = load_sweep(file);
+  } catch (const InputError& e) {
+    error = e.what();
+  }
+  if (ranks.all(spec.has_value())) return std::move(*spec);
+  throw InputError(error.empty() ? fmt::format("{}: another rank could not read it", file) : error);
+}
+
 void run_sweep_command(const SweepCommandOptions& o, std::ostream& out, std::ostream& err) {
   // Joined first and left last: under mpirun, MPI_Finalize runs even when the sweep is bad.
   const std::unique_ptr<RankGroup> ranks = join_rank_group();
-  const SweepSpec spec = load_sweep(o.sweep);
+  const SweepSpec spec = load_on_every_rank(o.sweep, *ranks);
   SweepOptions options;
   options.out = o.out.empty() ? fs::path("sweeps") / fs::path(o.sweep).stem() : fs::path(o.out);
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  options.jobs = o.jobs > 0 ? o.jobs : (ranks->size() > 1 ? 1 : cores);
+  options.jobs = o.jobs > 0 ? o.jobs : (ranks->size() > 1 ? 1 : usable_cores());
   options.data_paths = models::resolve_data_paths(
       o.data_dir ? std::optional<fs::path>(*o.data_dir) : std::nullopt);
   const bool leader = ranks->rank() == 0;
@@ -46,6 +68,13 @@ void run_sweep_command(const SweepCommandOptions& o, std::ostream& out, std::ost
                      report.reused,
                      ranks->size() > 1 ? fmt::format(" (rank 0 of {})", ranks->size()) : "");
   out << fmt::format("table        {}\n", report.csv.string());
+  if (c.failed + c.missing > 0)
+    throw SweepIncomplete(fmt::format(
+        "{} runs failed, {} are missing{}; start the same command again to retry them",
+        c.failed, c.missing,
+        c.missing > 0 && ranks->size() > 1 ? " (is the output folder on a filesystem every "
+                                             "rank sees?)"
+                                           : ""));
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "sim/metrics/output_folder.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -37,6 +39,13 @@ bool is_run_folder(const fs::path& p) {
 
 }  // namespace
 
+void sync_to_disk(const fs::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;  // nothing to sync; a missing file shows up elsewhere
+  ::fsync(fd);
+  ::close(fd);
+}
+
 OutputFolder::OutputFolder(fs::path final_path)
     : final_(normalised(final_path)), staging_(final_.string() + ".tmp") {
   if (fs::exists(final_) && !is_run_folder(final_))
@@ -62,6 +71,10 @@ void OutputFolder::write_text(const std::string& name, const std::string& text) 
 }
 
 void OutputFolder::commit() {
+  // Contents first, then the rename: after a power loss a folder that is in place is whole.
+  for (const fs::directory_entry& e : fs::directory_iterator(staging_))
+    if (e.is_regular_file()) sync_to_disk(e.path());
+  sync_to_disk(staging_);
   std::error_code ec;
   const fs::path old = final_.string() + ".old";
   fs::remove_all(old, ec);
@@ -75,6 +88,7 @@ void OutputFolder::commit() {
                                  ec.message()));
   }
   fs::remove_all(old, ec);
+  sync_to_disk(final_.parent_path().empty() ? fs::path(".") : final_.parent_path());
   committed_ = true;
 }
 

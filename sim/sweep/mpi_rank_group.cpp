@@ -3,24 +3,21 @@
 #ifdef DLSIM_WITH_MPI
 #include <mpi.h>
 
-#include <cstdlib>
+#include <fmt/format.h>
 
+#include "sim/core/error.hpp"
+#include "sim/sweep/launcher.hpp"
 #include "sim/sweep/rank_group.hpp"
 
 namespace dlsim {
 namespace {
 
-// Open MPI's mpirun, PMIx (Open MPI 4+, Slurm's srun --mpi=pmix) and PMI-1/2 (srun, MPICH).
-bool started_by_mpi_launcher() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK"})
-    if (std::getenv(name) != nullptr) return true;
-  return false;
-}
-
 class MpiRankGroup final : public RankGroup {
  public:
   MpiRankGroup() {
-    MPI_Init(nullptr, nullptr);
+    // --jobs runs threads, but only the main thread calls MPI.
+    int provided = 0;
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
     int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -48,7 +45,13 @@ class MpiRankGroup final : public RankGroup {
 }  // namespace
 
 std::unique_ptr<RankGroup> join_rank_group() {
-  if (!started_by_mpi_launcher()) return std::make_unique<SingleProcess>();
+  if (!started_by_mpi_launcher()) {
+    // e.g. srun without --mpi=pmix: several copies would each run the whole sweep.
+    if (const unsigned tasks = launcher_task_count(); tasks > 1)
+      throw InputError(fmt::format("started as one of {} tasks without an MPI launcher's "
+                                   "environment; under Slurm use srun --mpi=pmix", tasks));
+    return std::make_unique<SingleProcess>();
+  }
   return std::make_unique<MpiRankGroup>();
 }
 

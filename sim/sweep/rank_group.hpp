@@ -9,7 +9,9 @@ namespace dlsim {
 class RankGroup {
  public:
   virtual ~RankGroup() = default;
+  /// This process's rank, 0..size()-1; rank 0 prepares the folder and writes sweep.csv.
   virtual unsigned rank() const = 0;
+  /// How many processes share the sweep.
   virtual unsigned size() const = 0;
   /// Returns once every rank has called it.
   virtual void barrier() = 0;
@@ -27,7 +29,9 @@ class SingleProcess final : public RankGroup {
 };
 
 /// The MPI job this process was started in (MPI_Init here, MPI_Finalize when destroyed), or a
-/// SingleProcess when dlsim was built without MPI or not started by an MPI launcher.
+/// SingleProcess when not started by an MPI launcher. InputError when a launcher started several
+/// tasks that cannot form a group (a build without MPI, srun without --mpi=pmix): each would run
+/// the whole sweep into the same folder.
 std::unique_ptr<RankGroup> join_rank_group();
 
 /// Whether this build can share a sweep among MPI ranks.

@@ -1,10 +1,13 @@
 #include "sim/sweep/sweep_runner.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
-#include <fstream>
+#include <functional>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -12,6 +15,7 @@
 #include "sim/core/error.hpp"
 #include "sim/metrics/output_folder.hpp"
 #include "sim/metrics/run_scenario.hpp"
+#include "sim/sweep/sweep_folder.hpp"
 
 namespace dlsim {
 namespace {
@@ -20,44 +24,46 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-// A sweep may go into a new or empty folder, or into the folder of a sweep to resume.
-void check_sweep_folder(const fs::path& out) {
-  std::error_code ec;
-  if (!fs::exists(out, ec)) return;
-  if (!fs::is_directory(out, ec))
-    throw InputError(fmt::format("{}: exists and is not a folder; choose another (-o)",
-                                 out.string()));
-  if (fs::exists(out / "sweep.json") || fs::is_empty(out, ec)) return;
-  throw InputError(fmt::format("{}: exists and is not a sweep's folder; choose another output "
-                               "folder (-o)", out.string()));
-}
-
-void write_atomically(const fs::path& file, const std::string& text) {
-  const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f << text;
-    f.close();
-    if (!f) throw InputError(fmt::format("{}: write failed", tmp.string()));
+// Runs `step` where `ranks` say (rank 0 only, or every rank), then agrees: an InputError on any
+// rank stops every rank at the same point (with its message where it happened), so no rank is
+// left waiting in a barrier the others never reach.
+void agreed(RankGroup& ranks, bool every_rank, const std::function<void()>& step,
+            const fs::path& out) {
+  std::string error;
+  if (every_rank || ranks.rank() == 0) {
+    try {
+      step();
+    } catch (const InputError& e) {
+      error = e.what();
+    }
   }
-  std::error_code ec;
-  fs::rename(tmp, file, ec);
-  if (ec) throw InputError(fmt::format("{}: cannot write: {}", file.string(), ec.message()));
+  if (ranks.all(error.empty())) return;
+  throw InputError(error.empty() ? fmt::format("{}: another rank of the sweep failed; see its "
+                                               "message", out.string())
+                                 : error);
 }
 
-void prepare_sweep_folder(const SweepSpec& spec, const fs::path& out) {
-  std::error_code ec;
-  fs::create_directories(out / "runs", ec);
-  if (ec)
-    throw InputError(fmt::format("{}: cannot create the folder: {}", out.string(), ec.message()));
-  json record;
-  record["file"] = spec.file;
-  record["base"] = spec.base;
-  record["varied"] = spec.varied;
-  record["runs"] = spec.runs.size();
-  record["sweep"] = json::parse(spec.source.dump());
-  write_atomically(out / "sweep.json", record.dump(2) + "\n");
-}
+// An exclusive lock on OUT/.lock while a sweep writes into OUT: a second sweep started on the
+// same folder would delete the first one's half-written runs.
+class FolderLock {
+ public:
+  explicit FolderLock(const fs::path& out) {
+    const fs::path file = out / kSweepLockFile;
+    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw InputError(fmt::format("{}: cannot create the lock file", file.string()));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd_);
+      throw InputError(fmt::format("{}: another dlsim sweep is writing into this folder",
+                                   out.string()));
+    }
+  }
+  ~FolderLock() { ::close(fd_); }  // closing releases the lock
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
 
 std::string clock_text(double seconds) {
   const auto s = static_cast<long>(seconds + 0.5);
@@ -68,8 +74,10 @@ std::string clock_text(double seconds) {
 // One line for the whole sweep: redrawn in place on a terminal, else a line per finished run.
 class SweepProgress {
  public:
-  SweepProgress(SweepProgressMode mode, size_t total, size_t reused, std::ostream& out)
-      : mode_(mode), total_(total), done_(reused), reused_(reused), out_(out) {}
+  SweepProgress(SweepProgressMode mode, std::string label, size_t total, size_t reused,
+                std::ostream& out)
+      : mode_(mode), label_(std::move(label)), total_(total), done_(reused), reused_(reused),
+        out_(out) {}
 
   void finished(const std::string& id, const std::string& status, unsigned running) {
     ++done_;
@@ -78,21 +86,30 @@ class SweepProgress {
     if (mode_ == SweepProgressMode::kQuiet) return;
     const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
     const double eta = elapsed / static_cast<double>(ran_) * static_cast<double>(total_ - done_);
-    const std::string line = fmt::format(
-        "sweep {}/{} runs ({} reused, {} failed), running {}, elapsed {}, ETA {}  [{} {}]", done_,
-        total_, reused_, failed_, running, clock_text(elapsed), clock_text(eta), id, status);
-    if (mode_ == SweepProgressMode::kLine)
-      out_ << "\r\033[K" << line << std::flush;
-    else
-      out_ << line << '\n';
+    show(fmt::format("{} {}/{} runs ({} reused, {} failed), running {}, elapsed {}, ETA {}  "
+                     "[{} {}]",
+                     label_, done_, total_, reused_, failed_, running, clock_text(elapsed),
+                     clock_text(eta), id, status),
+         false);
   }
+
+  /// A line that stays (a failure), whatever the mode.
+  void note(const std::string& line) { show(line, true); }
 
   void finish() {
     if (mode_ == SweepProgressMode::kLine && ran_ > 0) out_ << '\n';
   }
 
  private:
+  void show(const std::string& line, bool keep) {
+    if (mode_ == SweepProgressMode::kLine)
+      out_ << "\r\033[K" << line << (keep ? "\n" : "") << std::flush;
+    else if (mode_ == SweepProgressMode::kLines || keep)
+      out_ << line << '\n';
+  }
+
   SweepProgressMode mode_;
+  std::string label_;
   size_t total_, done_, reused_, ran_ = 0, failed_ = 0;
   std::ostream& out_;
   Clock::time_point start_ = Clock::now();
@@ -110,7 +127,7 @@ void record_failure(const fs::path& folder, const SweepRun& run, const std::stri
   record.commit();
 }
 
-// Runs one run to OUT/runs/<id>; returns its status.
+// Runs one run to OUT/runs/<id>; returns its status ("ok", "diverged" or "failed").
 std::string run_one(const SweepRun& run, const SweepOptions& options, std::string& error) {
   const fs::path folder = options.out / "runs" / run.id;
   RunOptions run_options;
@@ -133,41 +150,9 @@ std::string run_one(const SweepRun& run, const SweepOptions& options, std::strin
   return "failed";
 }
 
-}  // namespace
-
-SweepReport run_sweep(const SweepSpec& spec, const SweepOptions& options, RankGroup& ranks,
-                      std::ostream& log) {
-  // Every rank checks before any writes, so all see the same folder and fail alike.
-  check_sweep_folder(options.out);
-  ranks.barrier();
-  bool ready = true;
-  std::string why;
-  if (ranks.rank() == 0) {
-    try {
-      prepare_sweep_folder(spec, options.out);
-    } catch (const InputError& e) {
-      ready = false;
-      why = e.what();
-    }
-  }
-  if (!ranks.all(ready))
-    throw InputError(why.empty() ? fmt::format("{}: rank 0 could not prepare the sweep folder",
-                                               options.out.string())
-                                 : why);
-
-  SweepReport report;
-  report.runs = spec.runs.size();
-  std::vector<const SweepRun*> todo;
-  for (size_t i = ranks.rank(); i < spec.runs.size(); i += ranks.size()) {
-    const SweepRun& run = spec.runs[i];
-    if (finished_summary(options.out / "runs" / run.id, run).is_null())
-      todo.push_back(&run);
-    else
-      ++report.reused;
-  }
-
-  const size_t share = todo.size() + report.reused;
-  SweepProgress progress(options.progress, share, report.reused, log);
+// Runs `todo` with `jobs` threads, each run single-threaded.
+void run_all(const std::vector<const SweepRun*>& todo, const SweepOptions& options,
+             SweepProgress& progress, SweepReport& report) {
   std::atomic<size_t> next{0};
   std::atomic<unsigned> running{0};
   std::mutex report_mutex;
@@ -179,17 +164,47 @@ SweepReport run_sweep(const SweepSpec& spec, const SweepOptions& options, RankGr
       const unsigned still = --running;
       const std::lock_guard lock(report_mutex);
       ++report.ran;
-      if (!error.empty()) log << fmt::format("\ndlsim: sweep: run {} failed: {}\n", todo[i]->id, error);
+      if (!error.empty())
+        progress.note(fmt::format("dlsim: sweep: run {} failed: {}", todo[i]->id, error));
       progress.finished(todo[i]->id, status, still);
     }
   };
-  const unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs,
-                                                        static_cast<unsigned>(todo.size())));
+  const unsigned jobs =
+      std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(todo.size())));
   std::vector<std::thread> threads;
   for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
   worker();
   for (std::thread& t : threads) t.join();
   progress.finish();
+}
+
+}  // namespace
+
+SweepReport run_sweep(const SweepSpec& spec, const SweepOptions& options, RankGroup& ranks,
+                      std::ostream& log) {
+  // Every rank checks before rank 0 writes anything, so all see the same folder.
+  agreed(ranks, true, [&] { check_sweep_folder(options.out); }, options.out);
+  std::unique_ptr<FolderLock> lock;
+  agreed(ranks, false, [&] {
+    create_sweep_folder(options.out);
+    lock = std::make_unique<FolderLock>(options.out);
+    prepare_sweep_folder(spec, options.out);
+  }, options.out);
+
+  SweepReport report;
+  report.runs = spec.runs.size();
+  std::vector<const SweepRun*> todo;
+  for (size_t i = ranks.rank(); i < spec.runs.size(); i += ranks.size()) {
+    const SweepRun& run = spec.runs[i];
+    if (finished_summary(options.out / "runs" / run.id, run).is_null())
+      todo.push_back(&run);
+    else
+      ++report.reused;
+  }
+  const std::string label =
+      ranks.size() > 1 ? fmt::format("rank {} of {}: sweep", ranks.rank(), ranks.size()) : "sweep";
+  SweepProgress progress(options.progress, label, todo.size() + report.reused, report.reused, log);
+  run_all(todo, options, progress, report);
 
   ranks.barrier();  // every rank's runs are in place before the table is read
   if (ranks.rank() == 0) {

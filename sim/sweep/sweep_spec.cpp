@@ -102,6 +102,8 @@ class SweepReader {
     for (const auto& [pointer, value] : source_["set"].items()) {
       const std::string entry = child_pointer("/set", pointer);
       check_pointer(entry, pointer);
+      if (pointer == "/seed" && source_.contains("seeds"))
+        fail(entry, "/seed is varied by \"seeds\"; set it in one place");
       set_.push_back({pointer, entry, {json::parse(value.dump())}});
     }
   }

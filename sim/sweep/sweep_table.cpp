@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "sim/core/error.hpp"
+#include "sim/sweep/sweep_folder.hpp"
 
 namespace dlsim {
 namespace {
@@ -104,17 +104,7 @@ SweepCounts write_sweep_csv(const SweepSpec& spec, const fs::path& out) {
     text += "\n";
   }
 
-  const fs::path csv = out / "sweep.csv";
-  const fs::path tmp = out / "sweep.csv.tmp";
-  {
-    std::ofstream file(tmp, std::ios::binary);
-    file << text;
-    file.close();
-    if (!file) throw InputError(fmt::format("{}: write failed", tmp.string()));
-  }
-  std::error_code ec;
-  fs::rename(tmp, csv, ec);
-  if (ec) throw InputError(fmt::format("{}: cannot write: {}", csv.string(), ec.message()));
+  write_atomically(out / "sweep.csv", text);
   return counts;
 }
 

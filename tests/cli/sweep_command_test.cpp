@@ -34,12 +34,13 @@ fs::path scratch(const std::string& name) {
   return p;
 }
 
-// Six short runs of the DETSGRAD smoke scenario, long enough to be killed in the middle.
+// Six runs of the DETSGRAD smoke scenario, each long enough (about half a second) that a kill
+// lands in the middle of the sweep even on a loaded machine.
 std::string write_sweep(const fs::path& dir) {
   const fs::path file = dir / "sweep.json";
   std::ofstream(file) << R"({"base": ")" << DLSIM_SOURCE_DIR
                       << R"(/scenarios/smoke/detsgrad.json",
-    "set": {"/run/iterations": 5000, "/run/eval_every": 1000},
+    "set": {"/run/iterations": 15000, "/run/eval_every": 5000},
     "grid": {"/trigger/v0": [0, 0.05, 0.2]}, "seeds": [1, 2]})";
   return file.string();
 }
@@ -83,6 +84,8 @@ std::map<std::string, ino_t> finished_runs(const fs::path& out) {
   std::map<std::string, ino_t> runs;
   if (!fs::exists(out / "runs")) return runs;
   for (const fs::directory_entry& e : fs::directory_iterator(out / "runs")) {
+    const std::string ext = e.path().extension().string();
+    if (ext == ".tmp" || ext == ".old") continue;  // a run being written, not a finished one
     struct stat st {};
     if (stat((e.path() / "summary.json").c_str(), &st) == 0)
       runs[e.path().filename().string()] = st.st_ino;
@@ -136,6 +139,53 @@ TEST_CASE("a sweep killed with SIGKILL resumes: every run exactly once, the same
         without_wall(read_text(reference / "sweep.csv")));
 }
 
+TEST_CASE("a sweep resumes from what a kill at any moment can leave on disk") {
+  const fs::path dir = scratch("states");
+  const std::string sweep = write_sweep(dir);
+  const fs::path reference = dir / "reference";
+  REQUIRE(run_in_process({"sweep", sweep, "-o", reference.string(), "--quiet"}) == 0);
+  const std::string expected = without_wall(read_text(reference / "sweep.csv"));
+  const auto resumed = [&](const fs::path& out) {
+    std::string text;
+    REQUIRE_MESSAGE(run_in_process({"sweep", sweep, "-o", out.string(), "--quiet"}, &text) == 0,
+                    text);
+    return without_wall(read_text(out / "sweep.csv"));
+  };
+  // A first start killed before sweep.json was in place: its lock and a torn sweep.json.tmp.
+  const fs::path first = dir / "first";
+  fs::create_directories(first);
+  std::ofstream(first / ".lock").put('\0');
+  std::ofstream(first / "sweep.json.tmp") << "{\"fi";
+  CHECK(resumed(first) == expected);
+
+  // Killed in the middle: one run half-written (<id>.tmp), one whose summary.json is torn, one
+  // left as <id>.old by a replacement, and no sweep.csv.
+  const fs::path middle = dir / "middle";
+  fs::copy(reference, middle, fs::copy_options::recursive);
+  fs::remove(middle / "sweep.csv");
+  fs::rename(middle / "runs" / "0000-s1", middle / "runs" / "0000-s1.tmp");
+  std::ofstream(middle / "runs" / "0001-s2" / "summary.json") << "{\"stat";
+  fs::rename(middle / "runs" / "0002-s1", middle / "runs" / "0002-s1.old");
+  CHECK(resumed(middle) == expected);
+  for (const fs::directory_entry& e : fs::directory_iterator(middle / "runs"))
+    CHECK(e.path().extension() == "");
+}
+
+TEST_CASE("a sweep with failed runs writes its table and exits 4") {
+  const fs::path dir = scratch("failed");
+  const fs::path file = dir / "sweep.json";
+  std::ofstream(file) << R"({"base": ")" << DLSIM_SOURCE_DIR
+                      << R"(/scenarios/smoke/detsgrad.json", "grid": {"/data": [
+      {"dataset": "mnist", "partition": {"kind": "iid"}, "batch_size": 16}]}})";
+  std::string text;
+  CHECK(run_in_process({"sweep", file.string(), "-o", (dir / "out").string(), "--quiet",
+                        "--data-dir", (dir / "no-data").string()},
+                       &text) == 4);
+  CHECK(text.find("dlsim: sweep: run 0000-s1 failed: ") != std::string::npos);
+  CHECK(text.find("dlsim: sweep: 1 runs failed, 0 are missing") != std::string::npos);
+  CHECK(read_text(dir / "out" / "sweep.csv").find("\n0000-s1,1,") != std::string::npos);
+}
+
 TEST_CASE("a bad sweep file exits 2 with the file and pointer, before any run") {
   const fs::path dir = scratch("bad");
   std::ofstream(dir / "bad.json") << R"({"base": "nowhere.json", "grid": {}})";
@@ -148,6 +198,9 @@ TEST_CASE("a bad sweep file exits 2 with the file and pointer, before any run") 
 
 TEST_CASE("mpirun -np 2 dlsim sweep writes the same sweep.csv as one process") {
   if (!dlsim::built_with_mpi()) {
+    // tools/setup.sh installs Open MPI: a build without it where mpirun exists is a mistake.
+    CHECK_MESSAGE(std::system("command -v mpirun > /dev/null 2>&1") != 0,
+                  "mpirun is installed but this build has no MPI: re-run cmake");
     MESSAGE("skipped: this build has no MPI (apt-get install libopenmpi-dev openmpi-bin)");
     return;
   }
@@ -157,7 +210,8 @@ TEST_CASE("mpirun -np 2 dlsim sweep writes the same sweep.csv as one process") {
   REQUIRE(run_in_process({"sweep", sweep, "-o", single.string(), "--quiet"}) == 0);
   const std::string log = (dir / "mpirun.log").string();
   const std::string command =
-      fmt::format("mpirun --allow-run-as-root --oversubscribe -np 2 {} sweep {} -o {} > {} 2>&1",
+      fmt::format("timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 {} sweep {} -o {} > {} "
+                  "2>&1",
                   kDlsim, sweep, ranks.string(), log);
   const int code = std::system(command.c_str());
   INFO(read_text(log));
