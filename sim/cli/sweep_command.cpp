@@ -22,8 +22,20 @@ struct SweepCommandOptions {
   std::string out;    // empty: sweeps/<sweep file's name>
   unsigned jobs = 0;  // 0: all cores in one process, one per rank under MPI
   bool quiet = false;
+  bool list = false;  // print the runs and stop
   std::optional<std::string> data_dir;
 };
+
+// `--list`: the expansion, validated, one line per run; nothing is written.
+void list_runs(const SweepSpec& spec, std::ostream& out) {
+  for (const SweepRun& run : spec.runs) {
+    std::string values;
+    for (size_t i = 0; i < spec.varied.size(); ++i)
+      values += fmt::format("  {}={}", spec.varied[i], run.values[i].dump());
+    out << run.id << values << '\n';
+  }
+  out << fmt::format("{} runs\n", spec.runs.size());
+}
 
 // The cores this process may use (its affinity mask: under srun -c 4, four), not the machine's.
 unsigned usable_cores() {
@@ -50,6 +62,10 @@ void run_sweep_command(const SweepCommandOptions& o, std::ostream& out, std::ost
   // Joined first and left last: under mpirun, MPI_Finalize runs even when the sweep is bad.
   const std::unique_ptr<RankGroup> ranks = join_rank_group();
   const SweepSpec spec = load_on_every_rank(o.sweep, *ranks);
+  if (o.list) {
+    if (ranks->rank() == 0) list_runs(spec, out);
+    return;
+  }
   SweepOptions options;
   options.out = o.out.empty() ? fs::path("sweeps") / fs::path(o.sweep).stem() : fs::path(o.out);
   options.jobs = o.jobs > 0 ? o.jobs : (ranks->size() > 1 ? 1 : usable_cores());
@@ -89,6 +105,7 @@ void add_sweep_command(CLI::App& app, std::ostream& out, std::ostream& err) {
   sweep->add_option("--jobs", options->jobs,
                     "Runs at once, one thread each (default: all cores; 1 per MPI rank)");
   sweep->add_flag("--quiet", options->quiet, "No progress output");
+  sweep->add_flag("--list", options->list, "Validate the sweep, print its runs, run nothing");
   sweep->add_option("--data-dir", options->data_dir, "Data folder (default: $DLSIM_DATA, else data/)");
   sweep->callback([options, &out, &err] { run_sweep_command(*options, out, err); });
 }

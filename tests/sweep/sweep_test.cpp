@@ -221,3 +221,15 @@ TEST_CASE("a sweep refuses a folder that is not a sweep's") {
                        InputError);
   CHECK(read_text(dir / "other" / "notes.txt") == "keep me");
 }
+
+TEST_CASE("every sweep file shipped in scenarios/sweeps expands into valid scenarios") {
+  size_t files = 0;
+  for (const fs::directory_entry& e :
+       fs::directory_iterator(fs::path(DLSIM_SOURCE_DIR) / "scenarios" / "sweeps")) {
+    if (e.path().extension() != ".json") continue;
+    ++files;
+    INFO(e.path().string());
+    CHECK(!load_sweep(e.path().string()).runs.empty());
+  }
+  CHECK(files >= 6);
+}
