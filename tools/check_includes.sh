@@ -10,7 +10,8 @@ models/	^(sim/core/|models/)	^(boost/|nlohmann/)
 topologies/	^(sim/core/|topologies/)	^nlohmann/
 sim/network/	^(sim/core/|topologies/|sim/network/)	^(Eigen/|nlohmann/)
 sim/agents/	^(sim/core/|topologies/|sim/network/|sim/agents/|models/[a-z_]+\.hpp|models/data/)	^nlohmann/
-sim/cli/	^(sim/cli/|sim/scenario/|sim/metrics/|sim/core/)	^$
+sim/sweep/	^(sim/core/|sim/scenario/|sim/metrics/|sim/sweep/|models/data/)	^$
+sim/cli/	^(sim/cli/|sim/scenario/|sim/metrics/|sim/sweep/|sim/core/)	^$
 RULES
 )
 files=$(git ls-files -co --exclude-standard -- sim models topologies | grep -E '\.(hpp|cpp|h)$')

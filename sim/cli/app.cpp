@@ -5,6 +5,7 @@
 
 #include "sim/cli/build_info.hpp"
 #include "sim/cli/run_command.hpp"
+#include "sim/cli/sweep_command.hpp"
 #include "sim/cli/topology_command.hpp"
 #include "sim/core/error.hpp"
 
@@ -14,6 +15,7 @@ namespace {
 void add_commands(CLI::App& app, std::ostream& out, std::ostream& err) {
   add_topology_command(app, out);
   add_run_commands(app, out, err);
+  add_sweep_command(app, out, err);
   app.add_subcommand("version", "Print the version and the build key of golden fingerprints")
       ->callback([&out] { out << "dlsim 0.1.0\nbuild: " << build_key() << "\n"; });
 }
@@ -37,6 +39,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     return kExitBadInput;
   } catch (const RunDiverged&) {  // the run already said where, on `err`
     return kExitDiverged;
+  } catch (const SweepIncomplete& e) {  // the table is written; say what is not in it
+    err << "dlsim: sweep: " << e.what() << "\n";
+    return kExitIncomplete;
   } catch (const InputError& e) {
     err << "dlsim: " << e.what() << "\n";
     return kExitBadInput;

@@ -1,6 +1,8 @@
 #include "sim/metrics/output_folder.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -27,14 +29,22 @@ bool is_run_folder(const fs::path& p) {
   for (const fs::directory_entry& e : fs::directory_iterator(p)) {
     const std::string name = e.path().filename().string();
     const std::string ext = e.path().extension().string();
-    const bool known = name == "scenario.json" || name == "metrics.csv" ||
-                       name == "summary.json" || ext == ".png" || ext == ".svg";
-    if (!e.is_regular_file() || !known) return false;
+    const bool known_file = name == "scenario.json" || name == "metrics.csv" ||
+                            name == "summary.json" || ext == ".png" || ext == ".svg";
+    const bool plots = name == "plots" && e.is_directory();  // tools/plot.py's output
+    if (!plots && !(e.is_regular_file() && known_file)) return false;
   }
   return true;
 }
 
 }  // namespace
+
+void sync_to_disk(const fs::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;  // nothing to sync; a missing file shows up elsewhere
+  ::fsync(fd);
+  ::close(fd);
+}
 
 OutputFolder::OutputFolder(fs::path final_path)
     : final_(normalised(final_path)), staging_(final_.string() + ".tmp") {
@@ -61,6 +71,10 @@ void OutputFolder::write_text(const std::string& name, const std::string& text) 
 }
 
 void OutputFolder::commit() {
+  // Contents first, then the rename: after a power loss a folder that is in place is whole.
+  for (const fs::directory_entry& e : fs::directory_iterator(staging_))
+    if (e.is_regular_file()) sync_to_disk(e.path());
+  sync_to_disk(staging_);
   std::error_code ec;
   const fs::path old = final_.string() + ".old";
   fs::remove_all(old, ec);
@@ -74,6 +88,7 @@ void OutputFolder::commit() {
                                  ec.message()));
   }
   fs::remove_all(old, ec);
+  sync_to_disk(final_.parent_path().empty() ? fs::path(".") : final_.parent_path());
   committed_ = true;
 }
 

@@ -9,6 +9,10 @@
 
 namespace dlsim {
 
+/// fsync of a file or folder (best effort): what is renamed into place after it survives a
+/// power loss.
+void sync_to_disk(const std::filesystem::path& path);
+
 class OutputFolder {
  public:
   /// Creates OUT.tmp (removing a stale one). InputError if OUT exists and is not a run folder,

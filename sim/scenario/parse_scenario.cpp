@@ -81,7 +81,7 @@ ScenarioSpec parse_scenario(const json& j, const std::string& file) {
   if (s.agents == 1 && top.has("topology"))
     top.fail("topology", "one agent has no graph; remove this key");
   if (s.agents > 1) s.topology = parse_topology(topology_json, file, "/topology", s.agents);
-  s.network = parse_network(top.object("network", true), s.topology, topology_json);
+  s.network = parse_network(top.object("network", true), s.topology, topology_json, s.agents);
   s.time = parse_time(top.object("time", true), s.agents);
   if (top.has("data")) s.data = parse_data(top.object("data"));
   s.model = parse_model(top.object("model"));

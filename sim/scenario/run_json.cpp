@@ -1,13 +1,55 @@
 #include "sim/scenario/run_json.hpp"
 
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 
 namespace dlsim {
 
 using nlohmann::json;
 
+namespace {
+
+// "uplink": "1Gbps" (every agent) or ["1Gbps", "100Mbps", ...] (one per agent).
+void read_nic(JsonObject& nic, const std::string& key, uint32_t agents, uint64_t& every,
+              std::vector<uint64_t>& each) {
+  every = 0;
+  each.clear();
+  if (!nic.has(key)) return;
+  if (!nic.raw(key).is_array()) {
+    every = nic.rate_bps(key);
+    return;
+  }
+  const json& list = nic.raw(key);
+  const std::string where = child_pointer(nic.pointer(), key);
+  if (list.size() != agents)
+    nic.fail(key, fmt::format("{} rates for {} agents: give one per agent, or one string for all",
+                              list.size(), agents));
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string at = child_pointer(where, i);
+    if (!list[i].is_string())
+      throw InputError(fmt::format("{}: {}: expected a rate such as \"1Gbps\", got {}",
+                                   nic.file(), at, list[i].dump()));
+    try {
+      each.push_back(parse_rate_bps(list[i].get<std::string>()));
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}: {}: {}", nic.file(), at, e.what()));
+    }
+  }
+}
+
+json nic_to_json(uint64_t every, const std::vector<uint64_t>& each) {
+  if (each.empty()) return format_rate(every);
+  json list = json::array();
+  for (const uint64_t bps : each) list.push_back(format_rate(bps));
+  return list;
+}
+
+}  // namespace
+
 NetworkConfig parse_network(JsonObject o, topo::TopologySpec& topology,
-                            const json& topology_json) {
+                            const json& topology_json, uint32_t agents) {
   NetworkConfig n;
   if (o.has("latency")) {
     const SimTime latency = o.duration("latency");
@@ -21,8 +63,8 @@ NetworkConfig parse_network(JsonObject o, topo::TopologySpec& topology,
   n.jitter = o.duration("jitter", SimTime{});
   n.header_bytes = o.size_bytes("header", 0);
   JsonObject nic = o.object("nic", true);
-  n.nic_uplink_bps = nic.has("uplink") ? nic.rate_bps("uplink") : 0;
-  n.nic_downlink_bps = nic.has("downlink") ? nic.rate_bps("downlink") : 0;
+  read_nic(nic, "uplink", agents, n.nic_uplink_bps, n.nic_uplink_bps_per_agent);
+  read_nic(nic, "downlink", agents, n.nic_downlink_bps, n.nic_downlink_bps_per_agent);
   nic.finish();
   o.finish();
   return n;
@@ -33,8 +75,10 @@ json network_to_json(const NetworkConfig& n) {
             {"jitter", format_duration(n.jitter)},
             {"header", format_size(n.header_bytes)},
             {"nic", json::object()}};
-  if (n.nic_uplink_bps) j["nic"]["uplink"] = format_rate(n.nic_uplink_bps);
-  if (n.nic_downlink_bps) j["nic"]["downlink"] = format_rate(n.nic_downlink_bps);
+  if (n.nic_uplink_bps || !n.nic_uplink_bps_per_agent.empty())
+    j["nic"]["uplink"] = nic_to_json(n.nic_uplink_bps, n.nic_uplink_bps_per_agent);
+  if (n.nic_downlink_bps || !n.nic_downlink_bps_per_agent.empty())
+    j["nic"]["downlink"] = nic_to_json(n.nic_downlink_bps, n.nic_downlink_bps_per_agent);
   return j;
 }
 

@@ -171,6 +171,19 @@ void warn_about_stability(World& w) {
         beta0 * max_degree, max_degree));
 }
 
+// The scenario's per-agent NIC lists name the workers: a centralized run has one agent and no
+// messages, EASGD's server (the node after the workers) has no NIC.
+NetworkConfig network_config(const ScenarioSpec& spec, uint32_t agents) {
+  NetworkConfig network = spec.network;
+  for (std::vector<uint64_t>* each :
+       {&network.nic_uplink_bps_per_agent, &network.nic_downlink_bps_per_agent}) {
+    if (each->empty()) continue;
+    if (agents != spec.agents) each->clear();
+    if (spec.algorithm.kind == AlgorithmKind::kEasgd) each->resize(agents + 1, 0);
+  }
+  return network;
+}
+
 }  // namespace
 
 std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataPaths& paths) {
@@ -184,8 +197,8 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataP
   }
   const bool easgd = spec.algorithm.kind == AlgorithmKind::kEasgd;
   if (easgd) w->network_graph = with_server(w->graph, spec.algorithm.easgd);
-  w->network =
-      std::make_unique<Network>(easgd ? w->network_graph : w->graph, spec.network, spec.seed);
+  w->network = std::make_unique<Network>(easgd ? w->network_graph : w->graph,
+                                         network_config(spec, agents), spec.seed);
   build_agents(*w, agents, paths);
   w->algorithm = make_algorithm(*w);
   w->algorithm->start(w->agents);

@@ -134,3 +134,22 @@ TEST_CASE("a file that is not JSON names the byte offset") {
   CHECK_THROWS_WITH_AS(read_json_file(path + ".missing"), doctest::Contains("cannot read"),
                        InputError);
 }
+
+TEST_CASE("NIC rates: one for every agent, or a list with one per agent") {
+  json j = with(minimal(), "/network/nic", {{"uplink", "1Gbps"}, {"downlink", {"1Gbps", "100Mbps", "1Gbps", "10Mbps"}}});
+  const ScenarioSpec s = parse_scenario(j, "s.json");
+  CHECK(s.network.nic_uplink_bps == 1000000000u);
+  CHECK(s.network.nic_uplink_bps_per_agent.empty());
+  CHECK(s.network.nic_downlink_bps_per_agent ==
+        std::vector<uint64_t>{1000000000u, 100000000u, 1000000000u, 10000000u});
+  const json resolved = scenario_to_json(s);
+  CHECK(resolved["network"]["nic"]["downlink"] == json{"1Gbps", "100Mbps", "1Gbps", "10Mbps"});
+  CHECK(scenario_to_json(parse_scenario(resolved, "r.json")) == resolved);
+
+  CHECK(error_of(with(minimal(), "/network/nic/uplink", {"1Gbps", "1Gbps"})) ==
+        "s.json: /network/nic/uplink: 2 rates for 4 agents: give one per agent, or one string for all");
+  CHECK(error_of(with(minimal(), "/network/nic/uplink", {"1Gbps", "1Gbps", 5, "1Gbps"})) ==
+        "s.json: /network/nic/uplink/2: expected a rate such as \"1Gbps\", got 5");
+  CHECK(error_of(with(minimal(), "/network/nic/uplink", {"1Gbps", "1Gbps", "fast", "1Gbps"}))
+            .starts_with("s.json: /network/nic/uplink/2: "));
+}

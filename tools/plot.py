@@ -1,0 +1,76 @@
+#!/usr/bin/python3
+"""Plots a dlsim output folder for a paper: a run folder (metrics.csv) or a sweep folder
+(sweep.csv + runs/<id>/). Figures go to OUT/plots/ as PNG and SVG; the paths written are printed.
+Bad input: one line on stderr naming the file (and CSV line), exit code 2, no plot written."""
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from plotting import run_data, sweep_data  # noqa: E402  (no matplotlib: quick to fail)
+from plotting.readers import InputError  # noqa: E402
+
+FORMATS = ("png", "svg", "pdf")
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="tools/plot.py",
+        description="Plot a dlsim run folder or sweep folder (PNG and SVG by default).")
+    p.add_argument("out", metavar="OUT", help="run folder (metrics.csv) or sweep folder "
+                   "(sweep.csv and runs/<id>/)")
+    p.add_argument("--comm", choices=["events", "messages", "bytes"], default="events",
+                   help="sweep: communication measure on the x axis (default events)")
+    p.add_argument("--accuracy", choices=["mean", "min", "aggregate"], default="mean",
+                   help="sweep: final accuracy over agents: mean, worst agent, or the averaged "
+                   "model (default mean)")
+    p.add_argument("--spread", choices=["minmax", "sem"], default="minmax",
+                   help="sweep: error bars over seeds: min-max or standard error (default minmax)")
+    p.add_argument("--along", metavar="/POINTER",
+                   help="sweep: varied key along each curve (default: the one with most values)")
+    p.add_argument("--format", default="png,svg",
+                   help="comma-separated formats among png, svg, pdf (default png,svg)")
+    p.add_argument("-o", "--plot-dir", metavar="PLOTDIR", help="output folder (default OUT/plots)")
+    args = p.parse_args(argv)
+    args.formats = [f.strip().lower() for f in args.format.split(",") if f.strip()]
+    bad = [f for f in args.formats if f not in FORMATS]
+    if bad or not args.formats:
+        p.error(f"--format: expected formats among {', '.join(FORMATS)}, got {args.format!r}")
+    return args
+
+
+def load(out, args):
+    """Reads and checks the folder; returns ("sweep", Sweep) or ("run", (RunData, title))."""
+    if not os.path.isdir(out):
+        raise InputError(f"{out}: no such folder")
+    if os.path.isfile(os.path.join(out, "sweep.csv")):
+        return "sweep", sweep_data.Sweep(out, args)
+    if os.path.isfile(os.path.join(out, "metrics.csv")):
+        return "run", run_data.load(out)
+    raise InputError(f"{out}: neither metrics.csv (a run) nor sweep.csv (a sweep)")
+
+
+def main(argv):
+    args = parse_args(argv)
+    try:
+        kind, data = load(args.out, args)
+    except InputError as e:
+        print(f"plot.py: {e}", file=sys.stderr)
+        return 2
+    # The input is fully read and checked: only now load matplotlib and write figures.
+    plot_dir = args.plot_dir or os.path.join(args.out, "plots")
+    if kind == "sweep":
+        from plotting import sweep_plots
+        written = sweep_plots.plot_sweep(data, plot_dir, args)
+    else:
+        from plotting import run_plots
+        written = run_plots.plot_run(*data, plot_dir, args.formats)
+    for path in written:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
