@@ -14,18 +14,30 @@ namespace dlsim {
 
 using nlohmann::json;
 
-json read_json_file(const std::string& path) {
+namespace {
+
+// Both JSON flavours: sorted keys (scenarios) and file order (sweeps, whose grids nest in order).
+template <class Json>
+Json parse_json_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot read the file", path));
   try {
-    return json::parse(in);
-  } catch (const json::parse_error& e) {
+    return Json::parse(in);
+  } catch (const typename Json::parse_error& e) {
     // e.what() is "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
     std::string what = e.what();
     const size_t at = what.find("] ");
     throw InputError(fmt::format("{}: byte {}: {}", path, e.byte,
                                  at == std::string::npos ? what : what.substr(at + 2)));
   }
+}
+
+}  // namespace
+
+json read_json_file(const std::string& path) { return parse_json_file<json>(path); }
+
+nlohmann::ordered_json read_ordered_json_file(const std::string& path) {
+  return parse_json_file<nlohmann::ordered_json>(path);
 }
 
 void apply_override(json& scenario, const std::string& assignment) {

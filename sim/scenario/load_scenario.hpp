@@ -14,6 +14,8 @@ namespace dlsim {
 /// Parses a JSON file. InputError "FILE: byte N: message" when it is not JSON, "FILE: cannot
 /// read" when it cannot be opened.
 nlohmann::json read_json_file(const std::string& path);
+/// The same, keeping the file's key order.
+nlohmann::ordered_json read_ordered_json_file(const std::string& path);
 
 /// Applies one "--set /json/pointer=VALUE": VALUE is parsed as JSON, else taken as a string;
 /// null removes the key. InputError on a malformed assignment or pointer.

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -18,20 +17,6 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 using ordered = nlohmann::ordered_json;
 
-// Read in file order (nlohmann::json sorts keys): grid keys nest in the order they are written.
-ordered read_ordered(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot read the file", path));
-  try {
-    return ordered::parse(in);
-  } catch (const ordered::parse_error& e) {
-    const std::string what = e.what();
-    const size_t at = what.find("] ");
-    throw InputError(fmt::format("{}: byte {}: {}", path, e.byte,
-                                 at == std::string::npos ? what : what.substr(at + 2)));
-  }
-}
-
 // One variation: a pointer into the scenario and the values it takes.
 struct Variation {
   std::string pointer;
@@ -41,7 +26,9 @@ struct Variation {
 
 class SweepReader {
  public:
-  explicit SweepReader(const std::string& path) : path_(path), source_(read_ordered(path)) {
+  // Read in file order (nlohmann::json sorts keys): grid keys nest in the order they are written.
+  explicit SweepReader(const std::string& path)
+      : path_(path), source_(read_ordered_json_file(path)) {
     if (!source_.is_object()) fail("", "a sweep file is a JSON object");
   }
 

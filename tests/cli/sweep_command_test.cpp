@@ -19,6 +19,7 @@
 
 #include "sim/cli/app.hpp"
 #include "sim/sweep/rank_group.hpp"
+#include "tests/sweep/sweep_csv_text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -53,30 +54,6 @@ int run_in_process(std::vector<std::string> args, std::string* out_text = nullpt
   const int code = dlsim::cli::run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
   if (out_text) *out_text = out.str() + err.str();
   return code;
-}
-
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// sweep.csv without its wall-clock column.
-std::string without_wall(const std::string& csv) {
-  std::istringstream in(csv);
-  std::string line, result;
-  long wall = -1;
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::stringstream s(line);
-    for (std::string cell; std::getline(s, cell, ',');) cells.push_back(cell);
-    if (wall < 0) wall = std::find(cells.begin(), cells.end(), "wall_s") - cells.begin();
-    cells.erase(cells.begin() + wall);
-    for (const std::string& c : cells) result += c + ",";
-    result += "\n";
-  }
-  return result;
 }
 
 // Finished runs (a summary.json in place) and the inode of each summary.

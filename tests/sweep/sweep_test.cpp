@@ -7,6 +7,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/sweep/sweep_runner.hpp"
+#include "tests/sweep/sweep_csv_text.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -44,33 +45,6 @@ std::string error_of(const std::string& file) {
     return e.what();
   }
   return "";
-}
-
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// sweep.csv without its wall-clock column, the one thing that differs between two sweeps.
-std::string without_wall(const std::string& csv) {
-  std::istringstream in(csv);
-  std::string line, result;
-  int wall = -1;
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::stringstream s(line);
-    for (std::string cell; std::getline(s, cell, ',');) cells.push_back(cell);
-    if (wall < 0)
-      for (size_t i = 0; i < cells.size(); ++i)
-        if (cells[i] == "wall_s") wall = static_cast<int>(i);
-    REQUIRE(wall >= 0);
-    cells.erase(cells.begin() + wall);
-    for (const std::string& c : cells) result += c + ",";
-    result += "\n";
-  }
-  return result;
 }
 
 SweepReport run(const SweepSpec& spec, const fs::path& out, unsigned jobs) {

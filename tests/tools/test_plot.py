@@ -118,6 +118,14 @@ class PlotTest(unittest.TestCase):
                             ["bytes_vs_accuracy", "accuracy_vs_key", "bytes_vs_key"],
                             formats=("svg",))
 
+    def test_spread_of_equal_values_is_never_negative(self):
+        # The mean of three 0.1 is an ulp above 0.1: a negative bar would crash errorbar().
+        sys.path.insert(0, os.path.join(ROOT, "tools"))
+        from plotting.sweep_data import Stat
+        stat = Stat([0.1, 0.1, 0.1], "minmax")
+        self.assertGreaterEqual(stat.lo, 0.0)
+        self.assertGreaterEqual(stat.hi, 0.0)
+
     def test_missing_folder_exits_2_naming_it(self):
         missing = os.path.join(self.tmp, "nope")
         self.assert_input_error(plot(missing), missing)

@@ -28,7 +28,9 @@ class Stat:
         n = len(values)
         self.mean = sum(values) / n
         if spread == "minmax":
-            self.lo, self.hi = self.mean - min(values), max(values) - self.mean
+            # max(0, ...): the mean of equal floats can land an ulp outside them
+            self.lo = max(0.0, self.mean - min(values))
+            self.hi = max(0.0, max(values) - self.mean)
         else:
             var = sum((v - self.mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
             self.lo = self.hi = math.sqrt(var / n)
