@@ -6,8 +6,9 @@
 
 namespace dlsim {
 
-ElasticGossip::ElasticGossip(double alpha, const TriggerSpec& trigger, const topo::Graph& graph)
-    : alpha_(alpha), trigger_(trigger), graph_(graph) {}
+ElasticGossip::ElasticGossip(double alpha, const TriggerSpec& trigger, const topo::Graph& graph,
+                             TimeMode mode)
+    : alpha_(alpha), trigger_(trigger), graph_(graph), mode_(mode) {}
 
 void ElasticGossip::start(std::span<Agent> agents) {
   state_.assign(agents.size(), PerAgent{});
@@ -43,10 +44,9 @@ void ElasticGossip::add_partner(PerAgent& s, const Message& m) {
 void ElasticGossip::receive(Agent& a, const Message& m, Outbox& out) {
   PerAgent& s = state_[a.id.value];
   add_partner(s, m);
-  // An exchange the sender started: answer with x_j, unless j picked the sender too in its
-  // current iteration: then j's own kParams (sent at j's step) is the answer, and the pair
-  // exchanges once, with two messages.
-  const bool mutual = s.fire && s.peer == m.from;
+  // An exchange the sender started: answer with x_j, unless (sync mode) j picked the sender too
+  // in this round: then j's own kParams is the answer, and the pair exchanges once.
+  const bool mutual = mode_ == TimeMode::kSync && s.fire && s.peer == m.from;
   if (m.kind == MessageKind::kParams && !mutual) {
     const Snapshot x = snapshot_of(s.current, a.x);
     out.send(Message{MessageKind::kPullReply, a.id, m.from, x, 0.0, 0, payload_bytes(*x)});

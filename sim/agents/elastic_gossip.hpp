@@ -3,15 +3,17 @@
 // both move: x_i <- x_i - step_i - alpha * sum_{j in P_i} (x_i - x_j), where P_i is i's own peer
 // plus every agent that picked i, the x are values before this iteration's optimizer step, and
 // the optimizer's momentum is not touched by the pull. alpha = 0.5 lands a pair on its midpoint.
-// When i and j pick each other in the same iteration, each one's kParams answers the other's:
-// the pair exchanges once (two messages, not four). A receiver treats a kParams as answered when
-// its own current decision picked the sender; in async mode that decision may be of a later
-// iteration than the sender's, and the value then counts toward that iteration (stale, as any).
+// In sync mode, when i and j pick each other in the same round, each one's kParams answers the
+// other's: the pair exchanges once (two messages, not four). In async mode a receiver cannot
+// tell whether its own current pick of the sender is the same exchange (the sender may have
+// moved on since), so every kParams is answered: a mutual pick costs four messages there, and
+// no pick is ever left unanswered.
 #pragma once
 
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/driver.hpp"
 #include "sim/agents/trigger.hpp"
 #include "topologies/graph.hpp"
 
@@ -19,7 +21,8 @@ namespace dlsim {
 
 class ElasticGossip final : public Algorithm {
  public:
-  ElasticGossip(double alpha, const TriggerSpec& trigger, const topo::Graph& graph);
+  ElasticGossip(double alpha, const TriggerSpec& trigger, const topo::Graph& graph,
+                TimeMode mode);
 
   std::string_view name() const override { return "elastic_gossip"; }
   void start(std::span<Agent> agents) override;
@@ -42,6 +45,7 @@ class ElasticGossip final : public Algorithm {
   double alpha_;
   Trigger trigger_;
   const topo::Graph& graph_;
+  TimeMode mode_;
   std::vector<PerAgent> state_;
 };
 

@@ -32,7 +32,7 @@ std::unique_ptr<Algorithm> make_algorithm(World& w) {
     case AlgorithmKind::kDetsgrad: return std::make_unique<Detsgrad>(a.detsgrad, trigger, w.graph);
     case AlgorithmKind::kGossip: return std::make_unique<GossipSgd>(a.gossip_mode, trigger, w.graph);
     case AlgorithmKind::kElasticGossip:
-      return std::make_unique<ElasticGossip>(a.elastic_alpha, trigger, w.graph);
+      return std::make_unique<ElasticGossip>(a.elastic_alpha, trigger, w.graph, w.spec.time.mode);
     case AlgorithmKind::kAllReduce: return std::make_unique<RingAllReduce>(ReduceWhat::kGradients, trigger);
     case AlgorithmKind::kLocalSgd: return std::make_unique<RingAllReduce>(ReduceWhat::kModels, trigger);
     case AlgorithmKind::kEasgd:
@@ -171,15 +171,18 @@ void warn_about_stability(World& w) {
         beta0 * max_degree, max_degree));
 }
 
-// The scenario's per-agent NIC lists name the workers: a centralized run has one agent and no
-// messages, EASGD's server (the node after the workers) has no NIC.
+// The scenario's NIC rates are the workers': a centralized run has one agent and no messages,
+// and EASGD's server (the node after the workers) has no NIC.
 NetworkConfig network_config(const ScenarioSpec& spec, uint32_t agents) {
   NetworkConfig network = spec.network;
-  for (std::vector<uint64_t>* each :
-       {&network.nic_uplink_bps_per_agent, &network.nic_downlink_bps_per_agent}) {
-    if (each->empty()) continue;
+  const bool server = spec.algorithm.kind == AlgorithmKind::kEasgd;
+  for (auto [every, each] : {std::pair{&network.nic_uplink_bps, &network.nic_uplink_bps_per_agent},
+                             std::pair{&network.nic_downlink_bps,
+                                       &network.nic_downlink_bps_per_agent}}) {
     if (agents != spec.agents) each->clear();
-    if (spec.algorithm.kind == AlgorithmKind::kEasgd) each->resize(agents + 1, 0);
+    if (!server || (each->empty() && *every == 0)) continue;
+    if (each->empty()) each->assign(agents, *every);  // a rate for every worker, not the server
+    each->resize(agents + 1, 0);
   }
   return network;
 }

@@ -55,7 +55,7 @@ TEST_CASE("one agent with any algorithm equals plain SGD") {
   algorithms.push_back(std::make_unique<NoCommunication>());
   algorithms.push_back(std::make_unique<GossipSgd>(GossipMode::kPull, TriggerSpec{}, single));
   algorithms.push_back(std::make_unique<GossipSgd>(GossipMode::kPush, TriggerSpec{}, single));
-  algorithms.push_back(std::make_unique<ElasticGossip>(0.5, TriggerSpec{}, single));
+  algorithms.push_back(std::make_unique<ElasticGossip>(0.5, TriggerSpec{}, single, TimeMode::kSync));
   algorithms.push_back(std::make_unique<RingAllReduce>(ReduceWhat::kGradients, TriggerSpec{}));
   algorithms.push_back(std::make_unique<RingAllReduce>(ReduceWhat::kModels, TriggerSpec{}));
   for (auto& alg : algorithms) {

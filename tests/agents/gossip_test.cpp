@@ -70,7 +70,7 @@ TEST_CASE("gossip push: push-sum keeps the weights summing to n and mixes by wei
 
 TEST_CASE("elastic gossip with alpha = 0.5 lands a pair on its midpoint") {
   const topo::Graph g = line_graph(2);
-  ElasticGossip alg(0.5, always(), g);
+  ElasticGossip alg(0.5, always(), g, TimeMode::kSync);
   auto agents = make_agents({vec({1, -2}), vec({3, 6})}, {vec({0, 0}), vec({0, 0})}, 0.0f);
   alg.start(agents);
   CHECK(run_round(alg, agents) == 2);  // they pick each other: one exchange of two messages
@@ -82,7 +82,7 @@ TEST_CASE("elastic gossip with alpha = 0.5 lands a pair on its midpoint") {
 
 TEST_CASE("elastic gossip pulls toward every partner, with pre-step values") {
   const topo::Graph g = line_graph(3);
-  ElasticGossip alg(0.25, always(), g);
+  ElasticGossip alg(0.25, always(), g, TimeMode::kSync);
   // c = x0 so the gradient at x0 is 0 for agent 1, lr 0.1 elsewhere shows the step ordering.
   auto agents = make_agents({vec({0}), vec({4}), vec({8})}, {vec({2}), vec({4}), vec({8})}, 0.1f);
   alg.start(agents);
@@ -113,7 +113,7 @@ TEST_CASE("elastic gossip: a mutual pick is one exchange even when one side send
   // Agent 1 receives agent 0's parameters before its own step: it must not answer, since its own
   // send (later in the round) is the answer. Delivering 0's message first shows the order.
   const topo::Graph g = line_graph(2);
-  ElasticGossip alg(0.5, always(), g);
+  ElasticGossip alg(0.5, always(), g, TimeMode::kSync);
   auto agents = make_agents({vec({0}), vec({4})}, {vec({0}), vec({4})}, 0.0f);
   alg.start(agents);
   QueueOutbox out;
@@ -135,4 +135,25 @@ TEST_CASE("elastic gossip: a mutual pick is one exchange even when one side send
   for (Agent& a : agents) alg.update(a);
   CHECK(agents[0].x[0] == doctest::Approx(2));
   CHECK(agents[1].x[0] == doctest::Approx(2));
+}
+
+TEST_CASE("elastic gossip in async mode answers every pick, a mutual one too") {
+  // In async mode agent 1's current pick of 0 may belong to a later iteration than 0's message,
+  // so 1 answers: no pick is left without its partner's parameters.
+  const topo::Graph g = line_graph(2);
+  ElasticGossip alg(0.5, always(), g, TimeMode::kAsync);
+  auto agents = make_agents({vec({0}), vec({4})}, {vec({0}), vec({4})}, 0.0f);
+  alg.start(agents);
+  QueueOutbox out;
+  for (Agent& a : agents) {
+    a.loss = a.learner->gradient(a.x, a.g);
+    alg.prepare(a);
+  }
+  alg.communicate(agents[0], out);
+  const Message first = out.queue.front();
+  out.queue.pop_front();
+  alg.receive(agents[1], first, out);
+  REQUIRE(out.queue.size() == 1);
+  CHECK(out.queue.front().kind == MessageKind::kPullReply);
+  CHECK(out.queue.front().to == agents[0].id);
 }
