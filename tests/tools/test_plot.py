@@ -126,6 +126,13 @@ class PlotTest(unittest.TestCase):
         self.assertGreaterEqual(stat.lo, 0.0)
         self.assertGreaterEqual(stat.hi, 0.0)
 
+    def test_object_values_read_as_their_fields_in_legends(self):
+        sys.path.insert(0, os.path.join(ROOT, "tools"))
+        from plotting.sweep_data import _value_label
+        self.assertEqual(_value_label("algorithm", '{"alpha":0.5,"kind":"elastic_gossip"}'),
+                         "elastic_gossip, alpha = 0.5")
+        self.assertEqual(_value_label("kind", "ring"), "kind = ring")
+
     def test_missing_folder_exits_2_naming_it(self):
         missing = os.path.join(self.tmp, "nope")
         self.assert_input_error(plot(missing), missing)

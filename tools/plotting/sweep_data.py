@@ -1,6 +1,7 @@
 """sweep.csv read into parameter points (one per combination of varied values, its seeds
 averaged), the choice of the key along each curve and the series, and the Pareto front."""
 
+import json
 import math
 import os
 import sys
@@ -75,7 +76,7 @@ class Sweep:
         others = [k for k in self.keys if k != self.along]
         groups = {}
         for p in self.points:
-            label = ", ".join(f"{self.short[k]} = {p.values[k]}" for k in others)
+            label = ", ".join(_value_label(self.short[k], p.values[k]) for k in others)
             groups.setdefault(label, []).append(p)
         if self.along:
             for pts in groups.values():
@@ -140,6 +141,20 @@ def _along(keys, points, requested):
     if not keys:
         return None
     return max(keys, key=lambda k: (len({p.values[k] for p in points}), -keys.index(k)))
+
+
+def _value_label(name, text):
+    """"kind = ring"; a JSON object value reads as its fields, "kind" first:
+    {"alpha":0.5,"kind":"elastic_gossip"} -> "elastic_gossip, alpha = 0.5"."""
+    if text.startswith("{"):
+        try:
+            fields = json.loads(text)
+        except ValueError:
+            fields = None
+        if isinstance(fields, dict):
+            head = [str(fields.pop("kind"))] if "kind" in fields else []
+            return ", ".join(head + [f"{k} = {v}" for k, v in fields.items()])
+    return f"{name} = {text}"
 
 
 def _short_names(keys):
