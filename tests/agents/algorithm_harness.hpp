@@ -1,5 +1,5 @@
 // Test harness for algorithm arithmetic: a quadratic learner with exact gradients and a lockstep
-// round (gradient, prepare, communicate, deliver in send order, update, with the collective
+// round (prepare, local step, communicate, deliver in send order, update, with the collective
 // hooks) with no network, so
 // expected values can be derived by hand. The real drivers are tested with the network model.
 #pragma once
@@ -56,9 +56,9 @@ inline std::vector<Agent> make_agents(const std::vector<ParamVector>& x0,
 /// One synchronous round of every agent, in agent order; returns the messages sent.
 inline int run_round(Algorithm& alg, std::vector<Agent>& agents) {
   QueueOutbox out;
-  for (Agent& a : agents) {
-    a.loss = a.learner->gradient(a.x, a.g);
+  for (Agent& a : agents) {  // the sync driver's order: prepare, then the (fused) local step
     alg.prepare(a);
+    if (!alg.fused_local_step(a)) a.loss = a.learner->gradient(a.x, a.g);
   }
   for (Agent& a : agents) alg.communicate(a, out);
   while (!out.queue.empty()) {
