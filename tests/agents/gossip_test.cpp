@@ -13,6 +13,20 @@ namespace {
 
 TriggerSpec always() { return TriggerSpec{}; }
 
+// Two agents that both fire: both prepare, agent 0 sends its parameters to 1 and they arrive
+// before agent 1 has sent anything; what 1 answers is left in `out`.
+void deliver_first_pick(Algorithm& alg, std::vector<Agent>& agents, QueueOutbox& out) {
+  alg.start(agents);
+  for (Agent& a : agents) {
+    a.loss = a.learner->gradient(a.x, a.g);
+    alg.prepare(a);
+  }
+  alg.communicate(agents[0], out);
+  const Message first = out.queue.front();
+  out.queue.pop_front();
+  alg.receive(agents[1], first, out);
+}
+
 }  // namespace
 
 TEST_CASE("gossip pull: each initiator moves to the midpoint with its peer, then steps") {
@@ -115,16 +129,8 @@ TEST_CASE("elastic gossip: a mutual pick is one exchange even when one side send
   const topo::Graph g = line_graph(2);
   ElasticGossip alg(0.5, always(), g, TimeMode::kSync);
   auto agents = make_agents({vec({0}), vec({4})}, {vec({0}), vec({4})}, 0.0f);
-  alg.start(agents);
   QueueOutbox out;
-  for (Agent& a : agents) {
-    a.loss = a.learner->gradient(a.x, a.g);
-    alg.prepare(a);
-  }
-  alg.communicate(agents[0], out);
-  const Message first = out.queue.front();
-  out.queue.pop_front();
-  alg.receive(agents[1], first, out);
+  deliver_first_pick(alg, agents, out);
   CHECK(out.queue.empty());  // no reply from 1
   alg.communicate(agents[1], out);
   const Message second = out.queue.front();
@@ -143,16 +149,8 @@ TEST_CASE("elastic gossip in async mode answers every pick, a mutual one too") {
   const topo::Graph g = line_graph(2);
   ElasticGossip alg(0.5, always(), g, TimeMode::kAsync);
   auto agents = make_agents({vec({0}), vec({4})}, {vec({0}), vec({4})}, 0.0f);
-  alg.start(agents);
   QueueOutbox out;
-  for (Agent& a : agents) {
-    a.loss = a.learner->gradient(a.x, a.g);
-    alg.prepare(a);
-  }
-  alg.communicate(agents[0], out);
-  const Message first = out.queue.front();
-  out.queue.pop_front();
-  alg.receive(agents[1], first, out);
+  deliver_first_pick(alg, agents, out);
   REQUIRE(out.queue.size() == 1);
   CHECK(out.queue.front().kind == MessageKind::kPullReply);
   CHECK(out.queue.front().to == agents[0].id);
