@@ -23,6 +23,7 @@ void Batch::gather(const Dataset& data, std::span<const uint32_t> indices) {
     labels_[static_cast<size_t>(s)] = data.labels[index];
   }
   size_ = n;
+  background_ = data.background;
 }
 
 }  // namespace dlsim::models

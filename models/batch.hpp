@@ -28,11 +28,14 @@ class Batch {
   std::span<const uint8_t> labels() const { return {labels_.data(), static_cast<size_t>(size_)}; }
   Eigen::Index size() const { return size_; }
   Eigen::Index dim() const { return storage_.rows(); }
+  /// The dataset's background value (Dataset::background).
+  float background() const { return background_; }
 
  private:
   Eigen::MatrixXf storage_;      // (dim, capacity)
   std::vector<uint8_t> labels_;  // capacity
   Eigen::Index size_ = 0;
+  float background_ = 0.0f;
 };
 
 }  // namespace dlsim::models

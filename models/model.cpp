@@ -183,7 +183,8 @@ float Model::sgd_step(Eigen::Ref<Eigen::VectorXf> params, float step, const Batc
 double Model::forward_loss(const float* params, const Batch& batch, RandomStream& rng) {
   check_input(batch.dim(), batch.size());
   network_->reserve(batch.size());
-  const auto logits = network_->forward(params, batch.features(), Phase::kTrain, &rng);
+  const auto logits =
+      network_->forward(params, batch.features(), Phase::kTrain, &rng, batch.background());
   auto dlogits = network_->output_gradient();
   return softmax_cross_entropy(logits, batch.labels(), &dlogits);
 }
@@ -229,7 +230,7 @@ void Model::evaluate(Eigen::Ref<const Eigen::VectorXf> params, const Dataset& da
   for (size_t start = 0; start < count; start += batch) {
     const auto n = static_cast<Eigen::Index>(std::min(batch, count - start));
     const layers::ConstAct x(data.features.col(static_cast<Eigen::Index>(start)).data(), dim, n);
-    const auto logits = network_->forward(params.data(), x, Phase::kEval, nullptr);
+    const auto logits = network_->forward(params.data(), x, Phase::kEval, nullptr, data.background);
     const std::span<const uint8_t> labels(data.labels.data() + start, static_cast<size_t>(n));
     loss += softmax_cross_entropy(logits, labels, nullptr);
     for (Eigen::Index s = 0; s < n; ++s) {

@@ -21,6 +21,9 @@ struct Dataset {
   uint32_t height = 1;
   uint32_t width = 1;
   uint32_t num_classes = 10;
+  /// The value of an absent feature (a black pixel), mapped as the features are when they are
+  /// normalised. Where most features take it, the input layer runs sparse products.
+  float background = 0.0f;
 
   size_t size() const { return labels.size(); }
   size_t sample_dim() const { return static_cast<size_t>(channels) * height * width; }

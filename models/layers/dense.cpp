@@ -7,11 +7,17 @@
 
 #include "models/layers/gemm.hpp"
 #include "models/layers/init.hpp"
+#include "models/layers/sparse_products.hpp"
+#include "sim/core/error.hpp"
 
 namespace dlsim::models::layers {
 
 Dense::Dense(Shape in, Index units)
-    : Layer(in, Shape{units, 1, 1}), in_size_(in.size()), out_size_(units), column_sum_(units) {}
+    : Layer(in, Shape{units, 1, 1}),
+      in_size_(in.size()),
+      out_size_(units),
+      column_sum_(units),
+      base_(units) {}
 
 std::string Dense::describe() const { return fmt::format("dense {}->{}", in_size_, out_size_); }
 
@@ -32,13 +38,52 @@ void Dense::reserve(Index max_batch) {
 void Dense::forward(const float* p, ConstAct x, Act y, Phase, RandomStream*) {
   // y (out, n) = W (out, in) * x (in, n) + b
   const Index n = x.cols();
-  gemm(out_size_, n, in_size_, 1.0f, p, out_size_, Operand{x.data(), in_size_}, y.data(), out_size_,
-       Accumulate::kNo);
+  // Large batches (evaluation) run dense: there the product reuses each block of W for hundreds
+  // of samples and beats the sparse one, which reads W's columns sample by sample.
+  sparse_forward_ = false;
+  if (background_ && n <= SparseInput::kMaxSamples) {
+    sparse_.reserve(in_size_);  // on first use: only the input layer needs these buffers
+    sparse_forward_ = sparse_.build(x, *background_);
+  }
+  if (sparse_forward_) {
+    sparse_forward(p, p + out_size_ * in_size_, out_size_, sparse_, base_.data(), y.data());
+  } else {
+    dense_forward(p, x, y);
+  }
+}
+
+void Dense::dense_forward(const float* p, ConstAct x, Act y) {
+  gemm(out_size_, x.cols(), in_size_, 1.0f, p, out_size_, Operand{x.data(), in_size_}, y.data(),
+       out_size_, Accumulate::kNo);
   y.colwise() += Eigen::Map<const Eigen::VectorXf>(p + out_size_ * in_size_, out_size_);
 }
 
 void Dense::backward(const float* p, ConstAct x, ConstAct, ConstAct dy, Act* dx,
                      const GradientOut& grad) {
+  const Index n = x.cols();
+  // db = sum of dy's columns, added column after column: the same order for every element
+  // wherever db lives (Eigen's rowwise().sum() peels unaligned heads with another order).
+  column_sum_ = dy.col(0);
+  for (Index s = 1; s < n; ++s) column_sum_ += dy.col(s);
+  Eigen::Map<Eigen::VectorXf> db(grad.data + out_size_ * in_size_, out_size_);
+  // With dx wanted (never for the network's input layer), the dense products give both.
+  if (sparse_forward_ && dx == nullptr) {
+    DLSIM_CHECK(sparse_.samples() == n, "backward on {} samples after a forward on {}", n,
+                sparse_.samples());
+    sparse_weight_gradient(dy.data(), column_sum_.data(), out_size_, sparse_, grad.scale, grad.mode,
+                           base_.data(), grad.data);
+  } else {
+    dense_backward(p, x, dy, dx, grad);
+  }
+  if (grad.mode == Accumulate::kNo) {
+    db.noalias() = grad.scale * column_sum_;
+  } else {
+    db.noalias() += grad.scale * column_sum_;
+  }
+}
+
+void Dense::dense_backward(const float* p, ConstAct x, ConstAct dy, Act* dx,
+                           const GradientOut& grad) {
   const Index n = x.cols();
   if (dx != nullptr) transpose(dy.data(), out_size_, n, dy_t_.data());
   // W is swept in blocks of columns that fit in L2: each block is read for dx, then its gradient
@@ -56,16 +101,6 @@ void Dense::backward(const float* p, ConstAct x, ConstAct, ConstAct dy, Act* dx,
          grad.mode);
   }
   if (dx != nullptr) transpose(dx_t_.data(), n, in_size_, dx->data());  // dx (in, n)
-  // db = sum of dy's columns, added column after column: the same order for every element
-  // wherever db lives (Eigen's rowwise().sum() peels unaligned heads with another order).
-  column_sum_ = dy.col(0);
-  for (Index s = 1; s < n; ++s) column_sum_ += dy.col(s);
-  Eigen::Map<Eigen::VectorXf> db(grad.data + out_size_ * in_size_, out_size_);
-  if (grad.mode == Accumulate::kNo) {
-    db.noalias() = grad.scale * column_sum_;
-  } else {
-    db.noalias() += grad.scale * column_sum_;
-  }
 }
 
 double Dense::forward_flops() const {

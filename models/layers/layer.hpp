@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "models/phase.hpp"
@@ -61,6 +62,9 @@ class Layer {
   virtual size_t scratch_bytes() const { return 0; }
   /// True when forward is y = x and backward dx = dy: the network passes the buffer through.
   virtual bool is_identity(Phase /*phase*/) const { return false; }
+  /// Before each forward: the value most of x's entries take when x is the network's input (the
+  /// normalised zero pixel), nullopt otherwise. A layer may use it to skip work on those entries.
+  virtual void set_input_background(std::optional<float> /*background*/) {}
 
   /// x: (in.size(), n) -> y: (out.size(), n). rng (train only) draws dropout masks.
   virtual void forward(const float* p, ConstAct x, Act y, Phase phase, RandomStream* rng) = 0;

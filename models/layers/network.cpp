@@ -50,7 +50,8 @@ void Network::reserve(Index max_batch) {
   for (auto& g : grad_) g.resize(widest, max_batch);
 }
 
-ConstAct Network::forward(const float* p, ConstAct x, Phase phase, RandomStream* rng) {
+ConstAct Network::forward(const float* p, ConstAct x, Phase phase, RandomStream* rng,
+                          std::optional<float> background) {
   DLSIM_CHECK(x.rows() == input_.size() && x.cols() > 0 && x.cols() <= capacity_,
               "forward on a ({}, {}) input; the network takes ({}, <= {})", x.rows(), x.cols(),
               input_.size(), capacity_);
@@ -60,6 +61,7 @@ ConstAct Network::forward(const float* p, ConstAct x, Phase phase, RandomStream*
     Layer& layer = *layers_[i];
     if (!layer.is_identity(phase)) {
       Act y(outputs_[i].data(), layer.output_shape().size(), n_);
+      layer.set_input_background(cur == x.data() ? background : std::nullopt);
       layer.forward(p + offsets_[i], ConstAct(cur, layer.input_shape().size(), n_), y, phase, rng);
       cur = y.data();
     }

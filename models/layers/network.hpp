@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,9 @@ class Network {
   void reserve(Index max_batch);
   Index capacity() const { return capacity_; }
   /// x: (input, n) with n <= capacity() -> logits (output, n), valid until the next call.
-  ConstAct forward(const float* p, ConstAct x, Phase phase, RandomStream* rng);
+  /// background: the value most of x's entries take, if any (Layer::set_input_background).
+  ConstAct forward(const float* p, ConstAct x, Phase phase, RandomStream* rng,
+                   std::optional<float> background = std::nullopt);
   /// The buffer the loss writes d loss / d logits into: (output, n) for the last forward's n.
   Act output_gradient();
   /// Backpropagates the output gradient after forward(p, x, kTrain, ...) with the same p and x.

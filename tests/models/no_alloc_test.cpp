@@ -111,6 +111,14 @@ TEST_CASE("an MLP with dropout allocates nothing in steps and evaluations once w
   CHECK(allocations_after_warm_up(spec, InputShape{1, 1, 20, 4}, data) == 0);
 }
 
+TEST_CASE("an MLP on sparse images (its input layer's sparse products) allocates nothing once warmed up") {
+  if (!DLSIM_COUNT_MALLOC) return;
+  RandomStream data_rng(4, "data", 0);
+  const Dataset data = testing::sparse_images(4, 64, 40, 0.2, data_rng);
+  const ModelSpec spec{MlpSpec{{32}, Activation::kRelu, {}}};
+  CHECK(allocations_after_warm_up(spec, InputShape{1, 1, 64, 4}, data) == 0);
+}
+
 TEST_CASE("a CNN allocates nothing in steps and evaluations once warmed up") {
   if (!DLSIM_COUNT_MALLOC) return;
   RandomStream data_rng(3, "data", 0);

@@ -1,6 +1,9 @@
 // Small synthetic datasets for the model tests, drawn from a RandomStream.
 #pragma once
 
+#include <algorithm>
+#include <vector>
+
 #include "models/data/dataset.hpp"
 #include "sim/core/random.hpp"
 
@@ -45,6 +48,30 @@ inline Dataset quadrant_blobs(size_t count, RandomStream& rng) {
     const auto left = static_cast<Eigen::Index>((label % 2) * 3 + rng.below(2));
     for (Eigen::Index r = top; r < top + 2; ++r)
       for (Eigen::Index c = left; c < left + 2; ++c) col[r * 6 + c] += 1.0f;
+  }
+  return d;
+}
+
+/// Images like normalised MNIST digits: each of `dim` pixels is lit (background + U(0, 3)) with
+/// probability `lit`, else exactly the background (the normalised black pixel, -0.4242); the
+/// label is the pixel band (of `classes` equal bands) with the most light.
+inline Dataset sparse_images(uint32_t classes, uint32_t dim, size_t count, double lit,
+                             RandomStream& rng) {
+  Dataset d;
+  d.name = "sparse";
+  d.width = dim;
+  d.num_classes = classes;
+  d.background = -0.1307f / 0.3081f;
+  d.features.resize(dim, static_cast<Eigen::Index>(count));
+  for (size_t s = 0; s < count; ++s) {
+    std::vector<double> light(classes, 0.0);
+    for (uint32_t i = 0; i < dim; ++i) {
+      const double v = rng.uniform() < lit ? rng.uniform(0.0, 3.0) : 0.0;
+      light[i * classes / dim] += v;
+      d.features(i, static_cast<Eigen::Index>(s)) = d.background + static_cast<float>(v);
+    }
+    d.labels.push_back(static_cast<uint8_t>(
+        std::max_element(light.begin(), light.end()) - light.begin()));
   }
   return d;
 }

@@ -1,0 +1,175 @@
+#include "models/layers/sparse_products.hpp"
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
+namespace dlsim::models::layers {
+namespace {
+
+#if defined(__AVX512F__)
+
+// Rows are handled in chunks of up to 16 vectors (256 floats): one accumulator register per
+// vector, the other operand read from memory by the FMA. The chunk's last vector is masked.
+// Each kernel loops over all samples or features itself, so that consecutive (independent)
+// sums overlap in the pipeline; its pointers are offset to the chunk's first row.
+constexpr int kMaxVectors = 16;
+constexpr Index kChunk = 16 * kMaxVectors;
+
+template <int NV>
+__mmask16 lane_mask(int v, __mmask16 last) {
+  return v == NV - 1 ? last : __mmask16(0xffff);
+}
+
+// acc[v] = start[v] + sum_e values[e] * m(:, index[e]) (chunk rows).
+template <int NV>
+void combine_columns(const float* m, Index ld, std::span<const uint32_t> index,
+                     std::span<const float> values, __m512 (&acc)[NV], __mmask16 last) {
+  for (size_t e = 0; e < index.size(); ++e) {
+    const float* col = m + static_cast<Index>(index[e]) * ld;
+    const __m512 value = _mm512_set1_ps(values[e]);
+#pragma GCC unroll 16
+    for (int v = 0; v < NV; ++v)
+      acc[v] = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(lane_mask<NV>(v, last), col + 16 * v), value,
+                               acc[v]);
+  }
+}
+
+// y(:, s) = (b + background * W 1) + W d(:, s) for every sample: the row sum in one pass over W,
+// then each sample's columns of W.
+template <int NV>
+void forward_chunk(const float* w, Index ld, const SparseInput& x, const float* b, float* y,
+                   __mmask16 last) {
+  __m512 base[NV];
+#pragma GCC unroll 16
+  for (int v = 0; v < NV; ++v) base[v] = _mm512_setzero_ps();
+  for (Index j = 0; j < x.features(); ++j)
+#pragma GCC unroll 16
+    for (int v = 0; v < NV; ++v)
+      base[v] = _mm512_add_ps(base[v],
+                              _mm512_maskz_loadu_ps(lane_mask<NV>(v, last), w + j * ld + 16 * v));
+  const __m512 background = _mm512_set1_ps(x.background());
+#pragma GCC unroll 16
+  for (int v = 0; v < NV; ++v)
+    base[v] = _mm512_fmadd_ps(base[v], background,
+                              _mm512_maskz_loadu_ps(lane_mask<NV>(v, last), b + 16 * v));
+  for (Index s = 0; s < x.samples(); ++s) {
+    __m512 acc[NV];
+#pragma GCC unroll 16
+    for (int v = 0; v < NV; ++v) acc[v] = base[v];
+    combine_columns<NV>(w, ld, x.sample_features(s), x.sample_values(s), acc, last);
+#pragma GCC unroll 16
+    for (int v = 0; v < NV; ++v)
+      _mm512_mask_storeu_ps(y + s * ld + 16 * v, lane_mask<NV>(v, last), acc[v]);
+  }
+}
+
+// Weight column j's gradient for every j: scale * (start + sum over j's samples of d(j, s) *
+// dy(:, s)), written to g(:, j) or added to it.
+template <int NV>
+void gradient_chunk(const float* dy, Index ld, const SparseInput& x, const float* start,
+                    float scale, bool accumulate, float* g, __mmask16 last) {
+  const __m512 s = _mm512_set1_ps(scale);
+  for (Index j = 0; j < x.features(); ++j) {
+    __m512 acc[NV];
+#pragma GCC unroll 16
+    for (int v = 0; v < NV; ++v)
+      acc[v] = _mm512_maskz_loadu_ps(lane_mask<NV>(v, last), start + 16 * v);
+    combine_columns<NV>(dy, ld, x.feature_samples(j), x.feature_values(j), acc, last);
+    float* gj = g + j * ld;
+#pragma GCC unroll 16
+    for (int v = 0; v < NV; ++v) {
+      const __mmask16 m = lane_mask<NV>(v, last);
+      const __m512 old = accumulate ? _mm512_maskz_loadu_ps(m, gj + 16 * v) : _mm512_setzero_ps();
+      _mm512_mask_storeu_ps(gj + 16 * v, m, _mm512_fmadd_ps(acc[v], s, old));
+    }
+  }
+}
+
+using ForwardChunk = void (*)(const float*, Index, const SparseInput&, const float*, float*,
+                              __mmask16);
+using GradientChunk = void (*)(const float*, Index, const SparseInput&, const float*, float, bool,
+                               float*, __mmask16);
+
+template <size_t... V>
+constexpr auto forward_table(std::index_sequence<V...>) {
+  return std::array<ForwardChunk, kMaxVectors>{&forward_chunk<static_cast<int>(V) + 1>...};
+}
+template <size_t... V>
+constexpr auto gradient_table(std::index_sequence<V...>) {
+  return std::array<GradientChunk, kMaxVectors>{&gradient_chunk<static_cast<int>(V) + 1>...};
+}
+
+constexpr auto kForward = forward_table(std::make_index_sequence<kMaxVectors>{});
+constexpr auto kGradient = gradient_table(std::make_index_sequence<kMaxVectors>{});
+
+// Calls f(r0, vectors - 1, last-vector mask) for each chunk of `rows`.
+template <class F>
+void for_each_chunk(Index rows, F&& f) {
+  for (Index r0 = 0; r0 < rows; r0 += kChunk) {
+    const Index len = std::min(kChunk, rows - r0);
+    const Index vectors = (len + 15) / 16;
+    const Index tail = len - 16 * (vectors - 1);
+    f(r0, static_cast<size_t>(vectors - 1),
+      tail == 16 ? __mmask16(0xffff) : __mmask16((1u << tail) - 1u));
+  }
+}
+
+#endif
+
+}  // namespace
+
+void sparse_forward(const float* w, const float* b, Index out, const SparseInput& x, float* base,
+                    float* y) {
+#if defined(__AVX512F__)
+  (void)base;  // the row sums stay in registers
+  for_each_chunk(out, [&](Index r0, size_t nv, __mmask16 last) {
+    kForward[nv](w + r0, out, x, b + r0, y + r0, last);
+  });
+#else
+  using Column = Eigen::Map<const Eigen::VectorXf>;
+  Eigen::Map<Eigen::VectorXf> sum(base, out);
+  sum.setZero();
+  for (Index j = 0; j < x.features(); ++j) sum += Column(w + j * out, out);
+  sum = Column(b, out) + x.background() * sum;
+  for (Index s = 0; s < x.samples(); ++s) {
+    Eigen::Map<Eigen::VectorXf> ys(y + s * out, out);
+    ys = sum;
+    const auto features = x.sample_features(s);
+    const auto values = x.sample_values(s);
+    for (size_t e = 0; e < features.size(); ++e) ys += values[e] * Column(w + features[e] * out, out);
+  }
+#endif
+}
+
+void sparse_weight_gradient(const float* dy, const float* dy_sum, Index out, const SparseInput& x,
+                            float scale, Accumulate mode, float* base, float* grad) {
+  for (Index r = 0; r < out; ++r) base[r] = x.background() * dy_sum[r];
+  const bool accumulate = mode == Accumulate::kYes;
+#if defined(__AVX512F__)
+  for_each_chunk(out, [&](Index r0, size_t nv, __mmask16 last) {
+    kGradient[nv](dy + r0, out, x, base + r0, scale, accumulate, grad + r0, last);
+  });
+#else
+  for (Index j = 0; j < x.features(); ++j) {
+    const auto samples = x.feature_samples(j);
+    const auto values = x.feature_values(j);
+    Eigen::Map<Eigen::VectorXf> gj(grad + j * out, out);
+    const Eigen::Map<const Eigen::VectorXf> start(base, out);
+    if (accumulate) {
+      gj += scale * start;
+    } else {
+      gj = scale * start;
+    }
+    for (size_t e = 0; e < samples.size(); ++e)
+      gj += (scale * values[e]) * Eigen::Map<const Eigen::VectorXf>(dy + samples[e] * out, out);
+  }
+#endif
+}
+
+}  // namespace dlsim::models::layers
