@@ -90,15 +90,11 @@ double Detsgrad::drift_norm(const Agent& a) const {
 }
 
 Snapshot Detsgrad::take_snapshot(PerAgent& s, const ParamVector& x) const {
-  // use_count is exact here: only this agent's own calls copy or drop its snapshots' owners
-  // outside the event loop, and the event loop does not run concurrently with prepare().
-  for (const auto& buffer : s.pool) {
-    if (buffer.use_count() != 1) continue;
-    *buffer = x;  // same size: no allocation
-    return buffer;
-  }
-  s.pool.push_back(std::make_shared<ParamVector>(x));
-  return s.pool.back();
+  // The pool's use counts are exact here: only this agent's own calls copy or drop its snapshots'
+  // owners outside the event loop, and the event loop does not run concurrently with prepare().
+  auto buffer = s.pool.take(x.size());
+  *buffer = x;
+  return buffer;
 }
 
 void Detsgrad::prepare(Agent& a) {

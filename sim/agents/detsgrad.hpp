@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/trigger.hpp"
 #include "topologies/graph.hpp"
 
@@ -43,7 +44,7 @@ class Detsgrad final : public Algorithm {
   /// The drift ||x_i - x^_i|| computed by the last prepare() (the trigger's statistic).
   double last_drift(AgentId i) const { return state_[i.value].drift; }
   /// Parameter buffers agent i's snapshots use (live or kept for reuse).
-  size_t snapshot_buffers(AgentId i) const { return state_[i.value].pool.size(); }
+  size_t snapshot_buffers(AgentId i) const { return state_[i.value].pool.buffers(); }
 
  private:
   struct Steps {  // alpha_k, alpha_k * s and beta_k of one iteration: pow() once per agent
@@ -56,9 +57,7 @@ class Detsgrad final : public Algorithm {
     Snapshot broadcast;          // x^_i: what i last sent (null before its first event)
     std::vector<Snapshot> held;  // x^_j per neighbour, in neighbour order (null: none yet)
     Snapshot pending;            // prepared snapshot to send, when the trigger fired
-    // Buffers of i's snapshots. One whose only owner is the pool (no neighbour, message or
-    // broadcast holds it) is overwritten by the next event instead of allocating a new one.
-    std::vector<std::shared_ptr<ParamVector>> pool;
+    SnapshotPool pool;  // buffers of i's snapshots
     // Consensus input: with a broadcast copy and kBroadcast, held * x^_i - sum_j x^_j;
     // otherwise sum_j x^_j (the term then reads x_i). Between events it stays fixed, so it is
     // cached while events are rare (allocated on first use), and recomputed block by block in

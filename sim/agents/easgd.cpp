@@ -37,8 +37,15 @@ void Easgd::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
   const double drift = trigger_.needs_drift() ? drift_norm(a) : 0.0;
   const bool fire = trigger_.decide({a.iteration, drift, alpha_}, a.trigger_rng);
-  // The copy is made here, in the parallel phase; sending it only shares the pointer.
-  s.pending = fire ? std::make_shared<const ParamVector>(a.x) : nullptr;
+  // The copy is made here, in the parallel phase; sending it only shares the pointer. The pool's
+  // use counts are exact: other owners of i's copies (messages, the server while it reads one)
+  // live in the event loop, which does not run concurrently with prepare().
+  s.pending = nullptr;
+  if (fire) {
+    auto copy = s.pool.take(a.x.size());
+    *copy = a.x;
+    s.pending = std::move(copy);
+  }
 }
 
 void Easgd::communicate(Agent& a, Outbox& out) {
@@ -52,7 +59,9 @@ void Easgd::communicate(Agent& a, Outbox& out) {
 void Easgd::receive_service(const Message& m, Outbox& out) {
   DLSIM_CHECK(m.kind == MessageKind::kParams && m.to == server(),
               "EASGD server got message kind {} for node {}", static_cast<int>(m.kind), m.to.value);
-  auto delta = std::make_shared<ParamVector>(static_cast<float>(alpha_) * (*m.params - z_));
+  // In the event loop: the workers drop their d's in update(), never concurrently with it.
+  auto delta = replies_.take(z_.size());
+  delta->noalias() = static_cast<float>(alpha_) * (*m.params - z_);
   if (mode_ == TimeMode::kAsync) z_ += *delta;  // the paper's asynchronous update: at once
   else round_.push_back(Pending{m.from, delta});  // sync: z_k holds for the whole round
   out.send(Message{MessageKind::kElasticDelta, server(), m.from, delta, 0.0, 0,

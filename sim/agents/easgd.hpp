@@ -22,6 +22,7 @@
 
 #include "sim/agents/algorithm.hpp"
 #include "sim/agents/driver.hpp"
+#include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/trigger.hpp"
 
 namespace dlsim {
@@ -44,12 +45,16 @@ class Easgd final : public Algorithm {
   const ParamVector& center() const { return z_; }
   /// The server's node id: n, after the workers.
   AgentId server() const { return AgentId{n_}; }
+  /// Parameter buffers worker i's copies use, and the server's replies (live or kept for reuse).
+  size_t worker_buffers(AgentId i) const { return state_[i.value].pool.buffers(); }
+  size_t server_buffers() const { return replies_.buffers(); }
 
  private:
   struct PerAgent {
     Snapshot pending;              // x_i to send this iteration (made in prepare), else null
     Snapshot sent;                 // x_i as last sent (threshold triggers' reference)
     std::vector<Snapshot> deltas;  // d's arrived since the last update, in arrival order
+    SnapshotPool pool;             // buffers of i's copies of x_i
   };
   struct Pending {  // sync mode: a d of this round, added to z after the round
     AgentId from;
@@ -65,6 +70,7 @@ class Easgd final : public Algorithm {
   ParamVector z_;
   std::vector<PerAgent> state_;
   std::vector<Pending> round_;
+  SnapshotPool replies_;  // buffers of the server's d's
 };
 
 }  // namespace dlsim

@@ -64,6 +64,20 @@ TEST_CASE("EASGD async: each arrival moves z at once, and the next one sees the 
   CHECK(agents[0].x[0] + agents[1].x[0] + alg.center()[0] == doctest::Approx(6.2));
 }
 
+TEST_CASE("EASGD reuses its buffers: two per worker, one reply per worker at the server") {
+  for (const TimeMode mode : {TimeMode::kSync, TimeMode::kAsync}) {
+    Easgd alg(0.25, always(), mode);
+    auto agents = make_agents({vec({0, 1}), vec({4, 3}), vec({1, 1})},
+                              {vec({2, 1}), vec({4, 3}), vec({0, 0})}, 0.1f);
+    alg.start(agents);
+    for (int k = 0; k < 10; ++k) run_round(alg, agents);
+    // A worker's new copy is made while the last one is still its drift reference; every reply
+    // of a round has been applied (and dropped) before the next round's replies are made.
+    for (uint32_t i = 0; i < 3; ++i) CHECK(alg.worker_buffers(AgentId{i}) == 2);
+    CHECK(alg.server_buffers() == 3);
+  }
+}
+
 TEST_CASE("EASGD with one agent is plain SGD plus the elastic pull, in both modes") {
   for (TimeMode mode : {TimeMode::kSync, TimeMode::kAsync}) {
     Easgd alg(0.5, always(), mode);
