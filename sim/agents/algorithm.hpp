@@ -43,6 +43,9 @@ class Algorithm {
   /// A message to a network node that is not an agent (m.to >= the number of agents). Only
   /// algorithms that put such a node in the graph receive one; the default is a broken invariant.
   virtual void receive_service(const Message& m, Outbox& out);
+  /// A model the algorithm keeps besides the agents' (EASGD's centre variable z), scored at every
+  /// evaluation point; null when there is none.
+  virtual const ParamVector* center_model() const { return nullptr; }
   /// True for collectives (all-reduce): they need every agent in the same iteration.
   virtual bool collective() const { return false; }
   virtual void before_updates(std::span<Agent>) {}

@@ -43,6 +43,7 @@ class Easgd final : public Algorithm {
 
   /// The centre variable z.
   const ParamVector& center() const { return z_; }
+  const ParamVector* center_model() const override { return &z_; }
   /// The server's node id: n, after the workers.
   AgentId server() const { return AgentId{n_}; }
   /// Parameter buffers worker i's copies use, and the server's replies (live or kept for reuse).

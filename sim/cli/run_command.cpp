@@ -42,6 +42,8 @@ void print_result(const nlohmann::json& s, std::ostream& out) {
                          f.at("accuracy_mean").get<double>(), f.at("accuracy_min").get<double>(),
                          f.at("accuracy_max").get<double>(),
                          f.value("accuracy_aggregate", nlohmann::json(0.0)).get<double>());
+    if (f.contains("accuracy_center") && f.at("accuracy_center").is_number())
+      out << fmt::format("centre z     accuracy {:.4f}\n", f.at("accuracy_center").get<double>());
     if (f.contains("distance_to_optimum") && !f.at("distance_to_optimum").is_null())
       out << fmt::format("distance     {:.6g} to the optimum (mean over agents)\n",
                          f.at("distance_to_optimum").get<double>());

@@ -40,6 +40,11 @@ void MetricsCsv::write(const EvalPoint& p) {
   fmt::print(file_, "{},{},avg,{},{},{},{},{},{},{}\n", p.iteration, time, cell(p.aggregate.loss),
              cell(p.aggregate.accuracy), cell(p.aggregate.optimum_distance), events, messages,
              bytes, consensus);
+  if (p.center) {
+    fmt::print(file_, "{},{},center,{},{},{},0,{},{},{}\n", p.iteration, time, cell(p.center->loss),
+               cell(p.center->accuracy), cell(p.center->optimum_distance), p.center_messages_sent,
+               p.center_bytes_sent, consensus);
+  }
 }
 
 void MetricsCsv::close() {

@@ -58,6 +58,16 @@ std::string fingerprint_of(const std::string& scenario, std::vector<std::string>
 
 }  // namespace
 
+TEST_CASE("only algorithms with a centre variable report one") {
+  const std::string out = scratch("no-center");
+  const Result r = run_dlsim({"run", smoke("detsgrad"), "-o", out, "--quiet"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK_FALSE(summary(out)["final"].contains("accuracy_center"));
+  std::ifstream csv(out + "/metrics.csv");
+  const std::string text((std::istreambuf_iterator<char>(csv)), std::istreambuf_iterator<char>());
+  CHECK(text.find(",center,") == std::string::npos);
+}
+
 TEST_CASE("dlsim run writes the resolved scenario, metrics.csv and summary.json") {
   const std::string out = scratch("detsgrad");
   const Result r = run_dlsim({"run", smoke("detsgrad"), "-o", out, "--quiet"});
@@ -170,7 +180,8 @@ TEST_CASE("a diverged run exits 3, names the iteration and agent, and still writ
   CHECK(summary(dir + "/l")["diverged"] == json({{"iteration", 1}, {"agent", 0}, {"in", "loss"}}));
 }
 
-TEST_CASE("EASGD runs in both modes: two messages per exchange, the server's replies counted") {
+TEST_CASE("EASGD runs in both modes: two messages per exchange, the server's replies counted, "
+          "the centre variable scored") {
   for (const char* mode : {"sync", "async"}) {
     CAPTURE(mode);
     const std::string out = scratch(std::string("easgd-") + mode);
@@ -183,6 +194,17 @@ TEST_CASE("EASGD runs in both modes: two messages per exchange, the server's rep
     CHECK(s["comm"]["messages"] == 120);
     CHECK(s["comm"]["bytes"] == 120 * 4 * s["parameters"].get<uint64_t>());
     CHECK(s["final"]["accuracy_mean"].get<double>() > 0.6);
+    CHECK(s["final"]["accuracy_center"].get<double>() > 0.6);
+    CHECK(s["final"]["accuracy_center"].get<double>() <= 1.0);
+    CHECK(s["final"]["loss_center"].get<double>() > 0.0);
+    // The last row of metrics.csv: the centre at iteration 60, with the server's 60 replies.
+    std::ifstream csv(out + "/metrics.csv");
+    std::string line, last;
+    while (std::getline(csv, line)) last = line;
+    CHECK(last.rfind("60,", 0) == 0);
+    CHECK(last.find(",center,") != std::string::npos);
+    const std::string bytes = std::to_string(60 * 4 * s["parameters"].get<uint64_t>());
+    CHECK(last.find(",0,60," + bytes + ",") != std::string::npos);
     const std::vector<std::string> set_mode{"--set", std::string("/time/mode=") + mode};
     std::vector<std::string> one = set_mode, two = set_mode;
     one.insert(one.end(), {"--threads", "1"});

@@ -39,16 +39,18 @@ def write_json(path, value):
 
 
 def write_run(folder, name="fake-run", agents=4, iterations=60, eval_every=20, v0=0.1, seed=1,
-              quadratic=False):
-    """A synthetic run folder; returns its summary's fields as sweep.csv cells by column."""
+              quadratic=False, center=False):
+    """A synthetic run folder (with EASGD-like `center` rows when asked); returns its summary's
+    fields as sweep.csv cells by column."""
     os.makedirs(folder, exist_ok=True)
     rate = 1.0 / (1.0 + 10 * v0)  # share of iterations on which a trigger fires
     rows, points = [], list(range(0, iterations, eval_every)) + [iterations]
     for it in points:
         progress = 1 - math.exp(-it / (iterations / 3))
-        for a in [str(i) for i in range(agents)] + ["avg"]:
-            k = agents if a == "avg" else 1
-            jitter = 0 if a == "avg" else 0.02 * math.sin(3 * it + 7 * int(a) + seed)
+        for a in [str(i) for i in range(agents)] + ["avg"] + (["center"] if center else []):
+            k = {"avg": agents, "center": 0}.get(a, 1)
+            jitter = {"avg": 0, "center": -0.01}.get(a) if not a.isdigit() else \
+                0.02 * math.sin(3 * it + 7 * int(a) + seed)
             acc = None if quadratic else 0.1 + (0.85 - 0.2 * v0 / (1 + v0)) * progress + jitter
             dist = 5 * math.exp(-it / 15) + 0.1 * v0 if quadratic else None
             events = k * round(rate * it)
@@ -59,13 +61,13 @@ def write_run(folder, name="fake-run", agents=4, iterations=60, eval_every=20, v
         w.writerow(METRIC_HEADER)
         w.writerows([[cell(v) for v in r] for r in rows])
     last = [r for r in rows if r[0] == iterations]
-    accs = [r[4] for r in last if r[2] != "avg"]
-    events = last[-1][6]
+    accs = [r[4] for r in last if r[2].isdigit()]
+    events = next(r[6] for r in last if r[2] == "avg")
     summary = {
         "status": "ok", "accuracy_mean": None if quadratic else sum(accs) / len(accs),
         "accuracy_min": None if quadratic else min(accs),
         "accuracy_max": None if quadratic else max(accs),
-        "accuracy_aggregate": last[-1][4], "loss_mean": last[0][3],
+        "accuracy_aggregate": next(r[4] for r in last if r[2] == "avg"), "loss_mean": last[0][3],
         "consensus_distance": last[-1][9], "distance_to_optimum": last[-1][5],
         "events": events, "messages": 2 * events, "bytes": 240 * events,
         "savings": 1 - events / (agents * iterations), "simulated_s": iterations * 0.003,

@@ -97,6 +97,22 @@ class PlotTest(unittest.TestCase):
                             "accuracy_vs_time", "events_vs_time", "consensus_vs_iteration"],
                             stdout=r.stdout)
 
+    def test_center_rows_are_read_and_drawn(self):
+        folder = os.path.join(self.tmp, "easgd")
+        make_fake_sweep.write_run(folder, name="tiny-easgd", agents=3, center=True)
+        sys.path.insert(0, os.path.join(ROOT, "tools"))
+        from plotting import run_data  # noqa: E402
+        data, _ = run_data.load(folder)
+        self.assertEqual(data.agents, [0, 1, 2])
+        self.assertTrue(all(v is not None for v in data.center["test_accuracy"]))
+        self.assertTrue(all(c < a for c, a in zip(data.center["test_accuracy"],
+                                                 data.avg["test_accuracy"])))
+        r = plot(folder, "--format", "png")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assert_figures(os.path.join(folder, "plots"), ["accuracy_vs_iteration",
+                            "accuracy_vs_time", "events_vs_time", "consensus_vs_iteration"],
+                            formats=("png",))
+
     def test_quadratic_run_plots_loss_and_distance_instead_of_accuracy(self):
         r = finish(self.jobs["quad"])
         self.assertEqual(r.returncode, 0, r.stderr)

@@ -15,7 +15,8 @@ MAX_INDIVIDUAL = 10  # more agents than this are drawn as a min-max band and the
 
 class RunData:
     """metrics.csv as columns: points (evaluation iterations, ascending), agents (ids, ascending),
-    agent[col][p][a] and avg[col][p] as floats or None."""
+    agent[col][p][a], avg[col][p] and center[col][p] (EASGD's centre variable; all None without
+    one) as floats or None."""
 
     def __init__(self, path, rows, header):
         self.path = path
@@ -23,19 +24,21 @@ class RunData:
         by_point = {}
         for row in rows:
             agent = row.text("agent")
-            if agent != "avg" and not agent.isdigit():
-                raise InputError(f"{path}:{row.line}: column agent: expected an id or avg, "
-                                 f"got {agent!r}")
+            if agent not in ("avg", "center") and not agent.isdigit():
+                raise InputError(f"{path}:{row.line}: column agent: expected an id, avg or "
+                                 f"center, got {agent!r}")
             values = {c: row.number(c, allow_empty=(c != "iteration")) for c in self.columns}
             by_point.setdefault(values["iteration"], {})[agent] = values
         self.points = sorted(by_point)
-        self.agents = sorted({int(a) for p in by_point.values() for a in p if a != "avg"})
+        self.agents = sorted({int(a) for p in by_point.values() for a in p if a.isdigit()})
         if not self.agents:
             raise InputError(f"{path}: no per-agent rows")
         self.agent = {c: [[by_point[p].get(str(a), {}).get(c) for a in self.agents]
                           for p in self.points] for c in self.columns}
         self.avg = {c: [by_point[p].get("avg", {}).get(c) for p in self.points]
                     for c in self.columns}
+        self.center = {c: [by_point[p].get("center", {}).get(c) for p in self.points]
+                       for c in self.columns}
         self.quadratic = not any(is_number(v) for r in self.agent["test_accuracy"] for v in r)
 
     def per_point(self, col):

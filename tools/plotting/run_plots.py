@@ -31,7 +31,7 @@ def _nan(values):
 
 def _draw_agents(ax, data, xcol, ycol, avg=True):
     """One line per agent (distinct colour, marker, dash), or a band for many agents; the
-    averaged model in black on top."""
+    averaged model in black on top, and EASGD's centre variable beside it (dotted)."""
     x = _x(data, xcol)[0]
     step = max(1, len(x) // 8)
     n = len(data.agents)
@@ -52,6 +52,9 @@ def _draw_agents(ax, data, xcol, ycol, avg=True):
     if avg and any(is_number(v) for v in data.avg[ycol]):
         ax.plot(x, _nan(data.avg[ycol]), color=common.AVG_COLOUR, lw=2.2, marker="o", ms=4.5,
                 markevery=step, label="avg. model", zorder=5)
+    if avg and any(is_number(v) for v in data.center[ycol]):
+        ax.plot(x, _nan(data.center[ycol]), color=common.AVG_COLOUR, lw=1.8, ls=":", marker="D",
+                ms=4, markevery=step, label="centre z", zorder=5)
 
 
 def _legend(ax, data, extra=()):
@@ -79,7 +82,8 @@ def quality_figure(data, title, xcol):
         _draw_agents(ax, data, xcol, col)
         ax.set_ylabel(LABELS[col])
         if col != "test_accuracy":
-            common.choose_scale(ax, "y", [v for r in data.agent[col] for v in r] + data.avg[col])
+            common.choose_scale(ax, "y", [v for r in data.agent[col] for v in r] + data.avg[col]
+                                + data.center[col])
     axes[-1].set_xlabel(_x(data, xcol)[1])
     axes[0].set_title(title)
     _legend(axes[0], data, extra=axes[1:])
