@@ -42,21 +42,25 @@ std::unique_ptr<Algorithm> make_algorithm(World& w) {
   return nullptr;
 }
 
+// Every field of `d` but its samples, without copying them: they step aside during the copy (an
+// O(1) move each way), so a field added to Dataset is copied too.
+models::Dataset fields_of(models::Dataset& d) {
+  Eigen::MatrixXf samples = std::move(d.features);
+  models::Dataset out = d;
+  d.features = std::move(samples);
+  return out;
+}
+
 // A random subset of the test set, fixed by the seed: every evaluation uses the same samples.
 // Built column by column on the pool, without copying all of `test` first.
-models::Dataset make_eval_set(const models::Dataset& test, uint32_t samples, uint64_t seed,
+models::Dataset make_eval_set(models::Dataset& test, uint32_t samples, uint64_t seed,
                               ThreadPool& pool) {
   std::vector<uint32_t> order(test.size());
   std::iota(order.begin(), order.end(), 0u);
   RandomStream rng(seed, "eval", 0);
   rng.shuffle(std::span<uint32_t>(order));
   order.resize(std::min<size_t>(samples, order.size()));
-  models::Dataset out;  // every field of `test` but its samples
-  out.name = test.name;
-  out.channels = test.channels;
-  out.height = test.height;
-  out.width = test.width;
-  out.num_classes = test.num_classes;
+  models::Dataset out = fields_of(test);
   out.features.resize(static_cast<Eigen::Index>(test.sample_dim()),
                       static_cast<Eigen::Index>(order.size()));
   out.labels.resize(order.size());
@@ -69,13 +73,14 @@ models::Dataset make_eval_set(const models::Dataset& test, uint32_t samples, uin
 
 void load_data(World& w, const models::DataPaths& paths, ThreadPool& pool) {
   const ScenarioSpec& s = w.spec;
+  models::DatasetSplit split;
   try {
-    w.data = std::make_shared<const models::DatasetSplit>(
-        models::load_dataset(s.data->dataset, paths, s.seed, pool));
+    split = models::load_dataset(s.data->dataset, paths, s.seed, pool);
   } catch (const InputError& e) {
     throw InputError(fmt::format("{}: /data: {}", s.file, e.what()));
   }
-  w.eval_set = make_eval_set(w.data->test, s.run.eval_samples, s.seed, pool);
+  w.eval_set = make_eval_set(split.test, s.run.eval_samples, s.seed, pool);
+  w.data = std::make_shared<const models::DatasetSplit>(std::move(split));
 }
 
 // Shards: the partition of the scenario, or (centralized) all training samples for one agent.

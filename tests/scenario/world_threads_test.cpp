@@ -22,6 +22,10 @@ TEST_CASE("build_world gives the same agents, shards and evaluation set for 1, 2
     CHECK(world->class_counts == serial->class_counts);
     CHECK(world->eval_set.features == serial->eval_set.features);
     CHECK(world->eval_set.labels == serial->eval_set.labels);
-    CHECK(world->eval_set.name == serial->eval_set.name);
+    CHECK(world->eval_set.name == world->data->test.name);  // the test set's fields, not defaults
+    CHECK(world->eval_set.sample_dim() == world->data->test.sample_dim());
+    CHECK(world->eval_set.num_classes == world->data->test.num_classes);
+    CHECK(world->data->test.size() == 200);  // the test set itself keeps its samples
+    CHECK(world->data->test.features.cols() == 200);
   }
 }
