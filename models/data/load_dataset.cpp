@@ -36,10 +36,11 @@ void apply_limit(Dataset& data, std::optional<uint32_t> limit, const char* which
   data.features.conservativeResize(Eigen::NoChange, *limit);
 }
 
-DatasetSplit load_raw(const DataSpec& spec, const DataPaths& paths, uint64_t seed) {
+DatasetSplit load_raw(const DataSpec& spec, const DataPaths& paths, uint64_t seed,
+                      ThreadPool& pool) {
   switch (spec.kind) {
     case DatasetKind::kMnist:
-      return load_mnist_digits(find_mnist_digits(paths));
+      return load_mnist_digits(find_mnist_digits(paths), pool);
     case DatasetKind::kMnistIdx:
       return read_idx_split(find_mnist_idx(paths), "mnist-idx");
     case DatasetKind::kFashionMnist:
@@ -74,7 +75,13 @@ std::string_view dataset_kind_names() {
 
 DatasetSplit load_dataset(const DataSpec& spec, const DataPaths& paths, uint64_t seed,
                           Normalisation* applied) {
-  DatasetSplit split = load_raw(spec, paths, seed);
+  ThreadPool serial(1);
+  return load_dataset(spec, paths, seed, serial, applied);
+}
+
+DatasetSplit load_dataset(const DataSpec& spec, const DataPaths& paths, uint64_t seed,
+                          ThreadPool& pool, Normalisation* applied) {
+  DatasetSplit split = load_raw(spec, paths, seed, pool);
   apply_limit(split.train, spec.train_limit, "train_limit");
   apply_limit(split.test, spec.test_limit, "test_limit");
   Normalisation n;

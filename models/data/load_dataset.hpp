@@ -13,6 +13,7 @@
 #include "models/data/dataset.hpp"
 #include "models/data/normalise.hpp"
 #include "models/data/synthetic.hpp"
+#include "sim/core/thread_pool.hpp"
 
 namespace dlsim::models {
 
@@ -43,5 +44,9 @@ std::string_view dataset_kind_names();
 /// receives the normalisation applied (the identity when spec.normalise is kOff).
 DatasetSplit load_dataset(const DataSpec& spec, const DataPaths& paths, uint64_t seed,
                           Normalisation* applied = nullptr);
+/// Same, with `pool` doing the parallel parts (the MNIST digit files); the same result for
+/// every thread count.
+DatasetSplit load_dataset(const DataSpec& spec, const DataPaths& paths, uint64_t seed,
+                          ThreadPool& pool, Normalisation* applied = nullptr);
 
 }  // namespace dlsim::models

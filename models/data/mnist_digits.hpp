@@ -15,6 +15,7 @@
 #include <filesystem>
 
 #include "models/data/dataset.hpp"
+#include "sim/core/thread_pool.hpp"
 
 namespace dlsim::models {
 
@@ -24,7 +25,11 @@ constexpr uint64_t kMnistSplitSeed = 20170831;
 constexpr uint32_t kMnistTestDivisor = 6;
 
 /// Loads dir/0.json ... dir/9.json and splits them as above. Pixels in [0, 1], 1 x 28 x 28,
-/// not normalised. Throws InputError naming the file on any malformation.
+/// not normalised. Throws InputError naming the file on any malformation (the lowest digit's
+/// if several are bad). `pool` reads the files and copies the digits in parallel; the result is
+/// the same for every thread count.
+DatasetSplit load_mnist_digits(const std::filesystem::path& dir, ThreadPool& pool);
+/// Same, on the calling thread.
 DatasetSplit load_mnist_digits(const std::filesystem::path& dir);
 
 }  // namespace dlsim::models

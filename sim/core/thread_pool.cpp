@@ -19,11 +19,16 @@ ThreadPool::~ThreadPool() {
 void ThreadPool::run_block(unsigned block, unsigned blocks) {
   const size_t begin = n_ * block / blocks;
   const size_t end = n_ * (block + 1) / blocks;
+  size_t i = begin;
   try {
-    for (size_t i = begin; i < end; ++i) (*body_)(i);
+    for (; i < end; ++i) (*body_)(i);
   } catch (...) {
+    // Keep the lowest index's: the error a serial loop meets first, whatever the timing.
     std::lock_guard lock(mutex_);
-    if (!error_) error_ = std::current_exception();
+    if (!error_ || i < error_index_) {
+      error_ = std::current_exception();
+      error_index_ = i;
+    }
   }
 }
 

@@ -23,8 +23,9 @@ class ThreadPool {
 
   unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
 
-  /// Calls body(i) for every i in [0, n), blocks until all are done. The first exception thrown
-  /// by any body is rethrown here (the others are dropped). Not reentrant.
+  /// Calls body(i) for every i in [0, n), blocks until all are done. If bodies throw, the
+  /// exception of the lowest index is rethrown here (the one a serial loop would meet first; the
+  /// others are dropped), so errors do not depend on the thread count. Not reentrant.
   void parallel_for(size_t n, const std::function<void(size_t)>& body);
 
  private:
@@ -41,6 +42,7 @@ class ThreadPool {
   unsigned pending_ = 0;
   bool stopping_ = false;
   std::exception_ptr error_;
+  size_t error_index_ = 0;  // the index whose body threw error_
 };
 
 }  // namespace dlsim

@@ -87,13 +87,13 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   const auto start = Clock::now();
   OutputFolder folder(options.out);
   RunTimes times;
-  const std::unique_ptr<World> world = build_world(spec, options.data_paths);
+  ThreadPool pool(options.threads);  // before the world: building it is parallel too
+  const std::unique_ptr<World> world = build_world(spec, options.data_paths, pool);
   times.build_s = since(start);
   for (const std::string& w : world->warnings) log << "dlsim: warning: " << w << '\n';
   folder.write_text("scenario.json", scenario_to_json(spec).dump(2) + "\n");
 
   MetricsCsv csv(folder.file("metrics.csv"));
-  ThreadPool pool(options.threads);
   Progress progress(options.progress, spec.run.iterations, log);
   Recorder recorder(*world, pool, csv, progress, times);
   world->driver.timings = &times.driver;

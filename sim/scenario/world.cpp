@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <numeric>
+#include <optional>
 
 #include "models/data/load_dataset.hpp"
 #include "sim/agents/detsgrad.hpp"
@@ -41,33 +42,45 @@ std::unique_ptr<Algorithm> make_algorithm(World& w) {
   return nullptr;
 }
 
+// Every field of `d` but its samples, without copying them: they step aside during the copy (an
+// O(1) move each way), so a field added to Dataset is copied too.
+models::Dataset fields_of(models::Dataset& d) {
+  Eigen::MatrixXf samples = std::move(d.features);
+  models::Dataset out = d;
+  d.features = std::move(samples);
+  return out;
+}
+
 // A random subset of the test set, fixed by the seed: every evaluation uses the same samples.
-models::Dataset make_eval_set(const models::Dataset& test, uint32_t samples, uint64_t seed) {
+// Built column by column on the pool, without copying all of `test` first.
+models::Dataset make_eval_set(models::Dataset& test, uint32_t samples, uint64_t seed,
+                              ThreadPool& pool) {
   std::vector<uint32_t> order(test.size());
   std::iota(order.begin(), order.end(), 0u);
   RandomStream rng(seed, "eval", 0);
   rng.shuffle(std::span<uint32_t>(order));
   order.resize(std::min<size_t>(samples, order.size()));
-  models::Dataset out = test;
+  models::Dataset out = fields_of(test);
   out.features.resize(static_cast<Eigen::Index>(test.sample_dim()),
                       static_cast<Eigen::Index>(order.size()));
   out.labels.resize(order.size());
-  for (size_t k = 0; k < order.size(); ++k) {
+  pool.parallel_for(order.size(), [&](size_t k) {
     out.features.col(static_cast<Eigen::Index>(k)) = test.features.col(order[k]);
     out.labels[k] = test.labels[order[k]];
-  }
+  });
   return out;
 }
 
-void load_data(World& w, const models::DataPaths& paths) {
+void load_data(World& w, const models::DataPaths& paths, ThreadPool& pool) {
   const ScenarioSpec& s = w.spec;
+  models::DatasetSplit split;
   try {
-    w.data = std::make_shared<const models::DatasetSplit>(
-        models::load_dataset(s.data->dataset, paths, s.seed));
+    split = models::load_dataset(s.data->dataset, paths, s.seed, pool);
   } catch (const InputError& e) {
     throw InputError(fmt::format("{}: /data: {}", s.file, e.what()));
   }
-  w.eval_set = make_eval_set(w.data->test, s.run.eval_samples, s.seed);
+  w.eval_set = make_eval_set(split.test, s.run.eval_samples, s.seed, pool);
+  w.data = std::make_shared<const models::DatasetSplit>(std::move(split));
 }
 
 // Shards: the partition of the scenario, or (centralized) all training samples for one agent.
@@ -89,9 +102,12 @@ std::vector<std::vector<uint32_t>> make_shards(World& w, uint32_t agents) {
   return std::move(p.shards);
 }
 
-void build_agents(World& w, uint32_t agents, const models::DataPaths& paths) {
+// Each agent's model, initial parameters, learner and buffers are built on the pool (the first
+// touch of their memory is most of the cost); every agent draws from its own streams, so the
+// result does not depend on the thread count. Agents then join the world in id order.
+void build_agents(World& w, uint32_t agents, const models::DataPaths& paths, ThreadPool& pool) {
   const ScenarioSpec& s = w.spec;
-  if (s.data) load_data(w, paths);
+  if (s.data) load_data(w, paths, pool);
   std::vector<std::vector<uint32_t>> shards = make_shards(w, agents);
   const models::InputShape shape =
       w.is_quadratic() ? models::InputShape{1, 1, 1, 1}
@@ -104,19 +120,26 @@ void build_agents(World& w, uint32_t agents, const models::DataPaths& paths) {
                    (s.algorithm.kind == AlgorithmKind::kCentralized ? s.agents : 1u)
              : 1;
   std::shared_ptr<const models::Dataset> train(w.data, w.data ? &w.data->train : nullptr);
-  std::vector<const models::Model*> models;
-  w.agents.reserve(agents);
-  for (uint32_t i = 0; i < agents; ++i) {
+  std::vector<std::optional<Agent>> built(agents);
+  std::vector<ModelLearner*> learners(agents);
+  pool.parallel_for(agents, [&](size_t k) {
+    const auto i = static_cast<uint32_t>(k);
     RandomStream target_rng(s.seed, "target", i);
     models::Model model = models::Model::build(s.model, shape, target_rng);
     ParamVector x0(model.parameter_count());
     RandomStream init_rng(s.seed, "init", s.init == InitKind::kCommon ? 0 : i);
     model.initialize(x0, init_rng);
     auto learner = std::make_unique<ModelLearner>(std::move(model), s.optimizer, train,
-                                                  std::move(shards[i]), batch, s.seed, AgentId{i});
-    w.learners.push_back(learner.get());
-    w.agents.emplace_back(AgentId{i}, s.seed, std::move(learner), std::move(x0));
-    models.push_back(&w.learners.back()->model());
+                                                  std::move(shards[k]), batch, s.seed, AgentId{i});
+    learners[k] = learner.get();
+    built[k].emplace(AgentId{i}, s.seed, std::move(learner), std::move(x0));
+  });
+  std::vector<const models::Model*> models;
+  w.agents.reserve(agents);
+  for (uint32_t i = 0; i < agents; ++i) {
+    w.learners.push_back(learners[i]);
+    w.agents.push_back(std::move(*built[i]));
+    models.push_back(&learners[i]->model());
   }
   if (w.is_quadratic()) {
     auto optimum = std::make_shared<const Eigen::VectorXf>(models::quadratic_optimum(models));
@@ -190,6 +213,12 @@ NetworkConfig network_config(const ScenarioSpec& spec, uint32_t agents) {
 }  // namespace
 
 std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataPaths& paths) {
+  ThreadPool serial(1);
+  return build_world(spec, paths, serial);
+}
+
+std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataPaths& paths,
+                                   ThreadPool& pool) {
   auto w = std::make_unique<World>(spec);
   const bool centralized = spec.algorithm.kind == AlgorithmKind::kCentralized;
   const uint32_t agents = centralized ? 1 : spec.agents;
@@ -202,7 +231,7 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataP
   if (easgd) w->network_graph = with_server(w->graph, spec.algorithm.easgd);
   w->network = std::make_unique<Network>(easgd ? w->network_graph : w->graph,
                                          network_config(spec, agents), spec.seed);
-  build_agents(*w, agents, paths);
+  build_agents(*w, agents, paths, pool);
   w->algorithm = make_algorithm(*w);
   w->algorithm->start(w->agents);
   w->swarm = std::make_unique<Swarm>(w->sim, *w->network, *w->algorithm, w->agents);

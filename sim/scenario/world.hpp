@@ -13,6 +13,7 @@
 #include "sim/agents/driver.hpp"
 #include "sim/agents/model_learner.hpp"
 #include "sim/agents/swarm.hpp"
+#include "sim/core/thread_pool.hpp"
 #include "sim/scenario/scenario_spec.hpp"
 #include "topologies/mixing.hpp"
 
@@ -44,6 +45,10 @@ struct World {
 /// missing or malformed. Centralized SGD becomes one agent holding all the training data with a
 /// batch of batch_size x agents (the same samples per iteration as the decentralized runs).
 std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataPaths& paths);
+/// Same, with `pool` doing the parallel parts (the dataset's files, the evaluation set, the
+/// agents' models and buffers); the same world for every thread count.
+std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataPaths& paths,
+                                   ThreadPool& pool);
 
 /// Per-agent compute time of one step (time.compute; see scenarios/README.md).
 std::vector<SimTime> compute_times(const ScenarioSpec& spec, uint32_t agents,

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "sim/core/error.hpp"
@@ -29,4 +30,21 @@ TEST_CASE("parallel_for rethrows an exception from a worker") {
   std::vector<int> hits(10, 0);  // and stays usable
   pool.parallel_for(10, [&](size_t i) { hits[i] = 1; });
   CHECK(hits == std::vector<int>(10, 1));
+}
+
+TEST_CASE("parallel_for rethrows the exception of the lowest failing index, for any thread count") {
+  for (unsigned threads : {1u, 2u, 3u, 8u}) {
+    ThreadPool pool(threads);
+    for (int repeat = 0; repeat < 20; ++repeat) {
+      std::string message;
+      try {
+        pool.parallel_for(40, [](size_t i) {
+          if (i % 7 == 3) throw InputError(fmt::format("bad {}", i));
+        });
+      } catch (const InputError& e) {
+        message = e.what();
+      }
+      CHECK(message == "bad 3");
+    }
+  }
 }

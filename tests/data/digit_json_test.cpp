@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <charconv>
+#include <cstring>
+
 #include "data_test_files.hpp"
 
 using namespace dlsim::models;
@@ -76,4 +79,27 @@ TEST_CASE("digit files: a value outside [0, 1] is rejected at its offset") {
   values[5] = "0.5";
   values[2] = "-0.1";
   CHECK(parse_error(digits_json(values)) == "d.json: byte 18: value -0.1 is outside [0, 1]");
+}
+
+TEST_CASE("digit files: short numbers convert bit for bit as std::from_chars does") {
+  // The scanner's own conversion (at most 7 digits, no sign or exponent) against from_chars on
+  // every "0.d", "0.dd", "0.ddd" (all of the npm files' spellings), a spread of longer fractions
+  // up to 7 digits, and spellings from_chars still converts ("-0", exponents, 8+ digits).
+  std::vector<std::string> tokens = {"0",  "1",    "1.0",        "1.000000",
+                                     "-0", "5e-1", "0.12345678", "0.000000001"};
+  for (int digits = 1; digits <= 3; ++digits) {
+    const int count = digits == 1 ? 10 : digits == 2 ? 100 : 1000;
+    for (int m = 0; m < count; ++m) tokens.push_back(fmt::format("0.{:0{}}", m, digits));
+  }
+  for (int m = 0; m < 1000000; m += 997) tokens.push_back(fmt::format("0.{:06}", m));
+  for (int m = 0; m < 1000000; m += 1009) tokens.push_back(fmt::format("0.{:06}", m) + "7");
+  while (tokens.size() % kDigitPixels != 0) tokens.push_back("0.5");
+  const std::vector<float> read = parse_digit_json(digits_json(tokens), "d.json");
+  REQUIRE(read.size() == tokens.size());
+  for (size_t k = 0; k < tokens.size(); ++k) {
+    float expected = 0.0f;
+    std::from_chars(tokens[k].data(), tokens[k].data() + tokens[k].size(), expected);
+    INFO(tokens[k]);
+    CHECK(std::memcmp(&read[k], &expected, sizeof(float)) == 0);
+  }
 }

@@ -52,7 +52,7 @@ TEST_CASE("IDX files round-trip, plain and gzip-compressed") {
 }
 
 TEST_CASE("IDX magic and type byte are checked at their byte offsets") {
-  const auto p = fresh_dir("idx-bad") / "images";
+  const auto p = fresh_dir("idx-bad-magic") / "images";
   auto bytes = idx_images(1, 1, 1);
   bytes[3] = 1;  // a labels magic in an images file
   CHECK(images_error(bytes, p) ==
@@ -70,7 +70,7 @@ TEST_CASE("IDX magic and type byte are checked at their byte offsets") {
 }
 
 TEST_CASE("IDX length must match the dimensions exactly") {
-  const auto p = fresh_dir("idx-bad") / "images";
+  const auto p = fresh_dir("idx-bad-length") / "images";
   auto bytes = idx_images(3, 2, 3);  // 16 header bytes + 18 data bytes = 34
   bytes.pop_back();
   CHECK(images_error(bytes, p) == p.string() +
