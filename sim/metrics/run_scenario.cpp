@@ -76,8 +76,11 @@ void check_final_parameters(const World& world, RunOutcome& outcome) {
 
 uint64_t final_fingerprint(const World& world) {
   Fingerprint f = world.sim.fingerprint();
-  for (const Agent& a : world.agents)
-    f.add_bytes(std::as_bytes(std::span(a.x.data(), static_cast<size_t>(a.x.size()))));
+  auto add = [&](const ParamVector& x) {
+    f.add_bytes(std::as_bytes(std::span(x.data(), static_cast<size_t>(x.size()))));
+  };
+  for (const Agent& a : world.agents) add(a.x);
+  if (const ParamVector* center = world.algorithm->center_model()) add(*center);
   return f.value();
 }
 
