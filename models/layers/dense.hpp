@@ -44,7 +44,7 @@ class Dense final : public Layer {
   Eigen::VectorXf column_sum_;  // (out): the bias gradient before scaling
   Eigen::VectorXf base_;        // (out): scratch of the sparse products
   std::optional<float> background_;
-  SparseInput sparse_;          // the last forward's last block of input, when it ran sparse
+  SparseInput sparse_;          // the last forward's input, when it ran sparse
   bool sparse_forward_ = false;
 };
 
