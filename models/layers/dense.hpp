@@ -22,9 +22,7 @@ class Dense final : public Layer {
                sizeof(float) +
            sparse_.bytes();
   }
-  void set_input_background(std::optional<float> background) override {
-    background_ = background;
-  }
+  void set_input_background(std::optional<float> background) override { background_ = background; }
   /// Whether the last forward ran the sparse product (and backward will, without dx).
   bool last_forward_sparse() const { return sparse_forward_; }
   void forward(const float* p, ConstAct x, Act y, Phase phase, RandomStream* rng) override;
@@ -44,7 +42,7 @@ class Dense final : public Layer {
   Eigen::VectorXf column_sum_;  // (out): the bias gradient before scaling
   Eigen::VectorXf base_;        // (out): scratch of the sparse products
   std::optional<float> background_;
-  SparseInput sparse_;          // the last forward's input, when it ran sparse
+  SparseInput sparse_;  // the last forward's input, when it ran sparse
   bool sparse_forward_ = false;
 };
 

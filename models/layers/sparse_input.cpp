@@ -50,8 +50,8 @@ Index scan_run(const float* x, Index n, float background, uint32_t* index, float
 void SparseInput::reserve(Index features) {
   if (features == features_) return;
   features_ = features;
-  capacity_ = static_cast<Index>(std::floor(kMaxDensity * static_cast<double>(features) *
-                                            static_cast<double>(kMaxSamples)));
+  capacity_ = static_cast<Index>(
+      std::floor(kMaxDensity * static_cast<double>(features) * static_cast<double>(kMaxSamples)));
   const auto entries = static_cast<size_t>(capacity_ + slack(features));
   transposed_.reset(new float[static_cast<size_t>(features * kMaxSamples)]);
   sample_start_.reset(new uint32_t[static_cast<size_t>(kMaxSamples) + 1]);
@@ -76,8 +76,8 @@ bool SparseInput::build(ConstAct x, float background) {
               kMaxSamples);
   background_ = background;
   samples_ = x.cols();
-  const auto limit = static_cast<Index>(std::floor(
-      kMaxDensity * static_cast<double>(features_) * static_cast<double>(samples_)));
+  const auto limit = static_cast<Index>(
+      std::floor(kMaxDensity * static_cast<double>(features_) * static_cast<double>(samples_)));
   Index total = 0;
   sample_start_[0] = 0;
   for (Index s = 0; s < samples_; ++s) {

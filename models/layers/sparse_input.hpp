@@ -43,8 +43,8 @@ class SparseInput {
   float background_ = 0.0f;
   Index features_ = 0;
   Index samples_ = 0;
-  Index capacity_ = 0;                   // entries at kMaxDensity of a full block
-  std::unique_ptr<float[]> transposed_;  // (kMaxSamples, features): x^T
+  Index capacity_ = 0;                        // entries at kMaxDensity of kMaxSamples samples
+  std::unique_ptr<float[]> transposed_;       // (kMaxSamples, features): x^T
   std::unique_ptr<uint32_t[]> sample_start_;  // kMaxSamples + 1
   std::unique_ptr<uint32_t[]> feature_;       // capacity + slack, by sample
   std::unique_ptr<float[]> sample_value_;     // capacity + slack, by sample

@@ -26,7 +26,7 @@ __mmask16 lane_mask(int v, __mmask16 last) {
   return v == NV - 1 ? last : __mmask16(0xffff);
 }
 
-// acc[v] = start[v] + sum_e values[e] * m(:, index[e]) (chunk rows).
+// acc[v] += sum_e values[e] * m(:, index[e]), for the chunk's rows.
 template <int NV>
 void combine_columns(const float* m, Index ld, std::span<const uint32_t> index,
                      std::span<const float> values, __m512 (&acc)[NV], __mmask16 last) {
@@ -142,7 +142,8 @@ void sparse_forward(const float* w, const float* b, Index out, const SparseInput
     ys = sum;
     const auto features = x.sample_features(s);
     const auto values = x.sample_values(s);
-    for (size_t e = 0; e < features.size(); ++e) ys += values[e] * Column(w + features[e] * out, out);
+    for (size_t e = 0; e < features.size(); ++e)
+      ys += values[e] * Column(w + features[e] * out, out);
   }
 #endif
 }

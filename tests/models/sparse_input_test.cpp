@@ -1,14 +1,14 @@
+#include "models/layers/sparse_input.hpp"
+
 #include <doctest/doctest.h>
 
 #include <Eigen/Core>
 #include <cmath>
-
 #include <numeric>
 #include <vector>
 
 #include "models/batch.hpp"
 #include "models/layers/dense.hpp"
-#include "models/layers/sparse_input.hpp"
 #include "models/layers/sparse_products.hpp"
 #include "models/model.hpp"
 #include "sim/core/random.hpp"
@@ -27,8 +27,8 @@ constexpr float kBackground = -0.1307f / 0.3081f;
 MatrixXf sparse_matrix(Index features, Index n, double lit, RandomStream& rng) {
   MatrixXf x(features, n);
   for (Index i = 0; i < x.size(); ++i)
-    x.data()[i] = rng.uniform() < lit ? kBackground + static_cast<float>(rng.uniform(0.1, 3.0))
-                                      : kBackground;
+    x.data()[i] =
+        rng.uniform() < lit ? kBackground + static_cast<float>(rng.uniform(0.1, 3.0)) : kBackground;
   return x;
 }
 
