@@ -5,12 +5,27 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+#include <thread>
+
 #include "sim/core/error.hpp"
 #include "sim/sweep/launcher.hpp"
 #include "sim/sweep/rank_group.hpp"
 
 namespace dlsim {
 namespace {
+
+// Open MPI's blocking collectives poll at full speed: a rank that finished its share of the runs
+// would burn its core (often shared with another rank or job) until the slowest rank is done.
+// The collectives are started non-blocking and tested every few milliseconds instead; a sweep's
+// runs take seconds, so the added latency does not show.
+void wait_politely(MPI_Request& request) {
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
 
 class MpiRankGroup final : public RankGroup {
  public:
@@ -30,10 +45,16 @@ class MpiRankGroup final : public RankGroup {
 
   unsigned rank() const override { return rank_; }
   unsigned size() const override { return size_; }
-  void barrier() override { MPI_Barrier(MPI_COMM_WORLD); }
+  void barrier() override {
+    MPI_Request request;
+    MPI_Ibarrier(MPI_COMM_WORLD, &request);
+    wait_politely(request);
+  }
   bool all(bool ok) override {
     int mine = ok ? 1 : 0, every = 0;
-    MPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Request request;
+    MPI_Iallreduce(&mine, &every, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &request);
+    wait_politely(request);
     return every == 1;
   }
 
