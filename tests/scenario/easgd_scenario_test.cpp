@@ -2,8 +2,10 @@
 
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/world.hpp"
+#include "scenario_test_helpers.hpp"
 
 using namespace dlsim;
+using dlsim::testing::with;
 using nlohmann::json;
 
 namespace {
@@ -22,18 +24,10 @@ json easgd(uint32_t agents = 3) {
   return j;
 }
 
+// The message of the InputError that loading and building `j` throws (empty if none).
 std::string error_of(const json& j) {
-  try {
-    build_world(parse_scenario(j, "s.json"), models::DataPaths{});
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-json with(json j, const std::string& pointer, json value) {
-  j[json::json_pointer(pointer)] = std::move(value);
-  return j;
+  return testing::input_error_of(
+      [&] { build_world(parse_scenario(j, "s.json"), models::DataPaths{}); });
 }
 
 }  // namespace

@@ -3,8 +3,10 @@
 #include <variant>
 
 #include "sim/scenario/load_scenario.hpp"
+#include "scenario_test_helpers.hpp"
 
 using namespace dlsim;
+using dlsim::testing::with;
 using nlohmann::json;
 
 namespace {
@@ -21,17 +23,7 @@ json minimal() {
 
 // The message of the InputError that parse_scenario throws for `j` (empty if none).
 std::string error_of(const json& j) {
-  try {
-    parse_scenario(j, "s.json");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-json with(json j, const std::string& pointer, json value) {
-  j[json::json_pointer(pointer)] = std::move(value);
-  return j;
+  return testing::input_error_of([&] { parse_scenario(j, "s.json"); });
 }
 
 }  // namespace
