@@ -54,12 +54,13 @@ void Evaluator::evaluate(ThreadPool& pool, int64_t iteration, EvalPoint& out) {
   if (world_.is_quadratic()) out.aggregate.loss = kNaN;  // its loss is agent 0's objective
   out.center.reset();
   if (const ParamVector* z = world_.algorithm->center_model()) {
-    out.center = score(0, *z);
-    if (world_.is_quadratic()) out.center->loss = kNaN;
+    AgentPoint& center = out.center.emplace();
+    center.score = score(0, *z);
+    if (world_.is_quadratic()) center.score.loss = kNaN;
     // The centre lives on the network node after the agents (EASGD's parameter server).
     const AgentCounters& c = world_.network->counters(AgentId{static_cast<uint32_t>(n)});
-    out.center_messages_sent = c.sent.messages;
-    out.center_bytes_sent = c.sent.bytes;
+    center.messages_sent = c.sent.messages;
+    center.bytes_sent = c.sent.bytes;
   }
 }
 

@@ -31,9 +31,9 @@ struct EvalPoint {
   SimTime time;
   std::vector<AgentPoint> agents;
   ModelScore aggregate;               // the parameter-averaged model
-  std::optional<ModelScore> center;   // the algorithm's centre model (EASGD's z), if it has one
-  uint64_t center_messages_sent = 0;  // with a centre: the server's network counters so far
-  uint64_t center_bytes_sent = 0;
+  // The algorithm's centre model (EASGD's z), if it has one, with its server's counters
+  // (events 0: a server has no trigger).
+  std::optional<AgentPoint> center;
   double consensus_distance = 0.0;    // sqrt(mean_i ||x_i - x_bar||^2)
 };
 

@@ -27,24 +27,21 @@ MetricsCsv::~MetricsCsv() {
 void MetricsCsv::write(const EvalPoint& p) {
   const std::string time = fmt::format("{:.9g}", p.time.seconds());
   const std::string consensus = cell(p.consensus_distance);
-  uint64_t events = 0, messages = 0, bytes = 0;
+  auto row = [&](const std::string& agent, const AgentPoint& a) {
+    fmt::print(file_, "{},{},{},{},{},{},{},{},{},{}\n", p.iteration, time, agent,
+               cell(a.score.loss), cell(a.score.accuracy), cell(a.score.optimum_distance), a.events,
+               a.messages_sent, a.bytes_sent, consensus);
+  };
+  AgentPoint avg{p.aggregate};  // the averaged model, with every agent's counters summed
   for (size_t i = 0; i < p.agents.size(); ++i) {
     const AgentPoint& a = p.agents[i];
-    fmt::print(file_, "{},{},{},{},{},{},{},{},{},{}\n", p.iteration, time, i, cell(a.score.loss),
-               cell(a.score.accuracy), cell(a.score.optimum_distance), a.events, a.messages_sent,
-               a.bytes_sent, consensus);
-    events += a.events;
-    messages += a.messages_sent;
-    bytes += a.bytes_sent;
+    row(std::to_string(i), a);
+    avg.events += a.events;
+    avg.messages_sent += a.messages_sent;
+    avg.bytes_sent += a.bytes_sent;
   }
-  fmt::print(file_, "{},{},avg,{},{},{},{},{},{},{}\n", p.iteration, time, cell(p.aggregate.loss),
-             cell(p.aggregate.accuracy), cell(p.aggregate.optimum_distance), events, messages,
-             bytes, consensus);
-  if (p.center) {
-    fmt::print(file_, "{},{},center,{},{},{},0,{},{},{}\n", p.iteration, time, cell(p.center->loss),
-               cell(p.center->accuracy), cell(p.center->optimum_distance), p.center_messages_sent,
-               p.center_bytes_sent, consensus);
-  }
+  row("avg", avg);
+  if (p.center) row("center", *p.center);
 }
 
 void MetricsCsv::close() {

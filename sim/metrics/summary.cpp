@@ -44,14 +44,14 @@ json final_section(const World& world, const EvalPoint& p) {
     for (const AgentPoint& a : p.agents) distance += a.score.optimum_distance;
     f["distance_to_optimum"] = number(distance / n);
     f["distance_to_optimum_aggregate"] = number(p.aggregate.optimum_distance);
-    if (p.center) f["distance_to_optimum_center"] = number(p.center->optimum_distance);
+    if (p.center) f["distance_to_optimum_center"] = number(p.center->score.optimum_distance);
   } else {
     f.update({{"accuracy_mean", number(sum / n)}, {"accuracy_min", number(lo)},
               {"accuracy_max", number(hi)}, {"accuracy_aggregate", number(p.aggregate.accuracy)},
               {"loss_aggregate", number(p.aggregate.loss)}});
     if (p.center) {
-      f.update({{"accuracy_center", number(p.center->accuracy)},
-                {"loss_center", number(p.center->loss)}});
+      f.update({{"accuracy_center", number(p.center->score.accuracy)},
+                {"loss_center", number(p.center->score.loss)}});
     }
   }
   return f;
