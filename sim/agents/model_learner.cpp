@@ -42,9 +42,10 @@ float ModelLearner::gradient(const ParamVector& x, ParamVector& g) {
   return model_.compute_gradient(x, g, batch_, train_rng_);
 }
 
-float ModelLearner::gradient_step(ParamVector& x, float step, ParamVector&) {
+float ModelLearner::gradient_step(ParamVector& x, float step, ParamVector&,
+                                  models::StepProgress* progress) {
   if (model_.kind() != models::ModelKind::kQuadratic) batch_.gather(*train_, next_batch_indices());
-  return model_.sgd_step(x, step, batch_, train_rng_);
+  return model_.sgd_step(x, step, batch_, train_rng_, progress);
 }
 
 void ModelLearner::apply_step(ParamVector& x, const ParamVector& g, int64_t k) {
