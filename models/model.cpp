@@ -30,26 +30,13 @@ struct FullSink final : GradientSink {
 };
 
 // Plain SGD: x += (-lr) * g accumulated by the gradient product itself, so the gradient is never
-// stored (the layers finish using x before they write into it). Passes on the layers' progress.
-struct SgdSink final : GradientSink, layers::GradientProgress {
+// stored (the layers finish using x before they write into it).
+struct SgdSink final : GradientSink {
   float* params;
   float lr;
-  StepProgress* progress;
-  Eigen::Index offset = 0;    // of the layer running its backward
-  Eigen::Index reported = 0;  // of its parameters, told to progress
-  SgdSink(float* p, float rate, StepProgress* told) : params(p), lr(rate), progress(told) {}
-  GradientOut target(Eigen::Index layer_offset, Eigen::Index) override {
-    offset = layer_offset;
-    reported = 0;
-    return {params + offset, -lr, Accumulate::kYes, progress != nullptr ? this : nullptr};
-  }
-  void written(Eigen::Index end) override {
-    if (end <= reported) return;
-    progress->finished(offset + reported, offset + end);
-    reported = end;
-  }
-  void done(Eigen::Index, Eigen::Index count) override {
-    if (progress != nullptr) written(count);
+  SgdSink(float* p, float rate) : params(p), lr(rate) {}
+  GradientOut target(Eigen::Index offset, Eigen::Index) override {
+    return {params + offset, -lr, Accumulate::kYes};
   }
 };
 
@@ -171,7 +158,7 @@ float Model::train_step(Eigen::Ref<Eigen::VectorXf> params, Optimizer& optimizer
   const float lr = optimizer.learning_rate(iteration);
   const double loss = forward_loss(params.data(), batch, rng);
   if (optimizer.is_plain_sgd()) {
-    SgdSink sink(params.data(), lr, nullptr);
+    SgdSink sink(params.data(), lr);
     network_->backward(params.data(), batch.features(), sink);
   } else {
     float* scratch = thread_scratch(network_->max_layer_parameters()).data();
@@ -182,16 +169,12 @@ float Model::train_step(Eigen::Ref<Eigen::VectorXf> params, Optimizer& optimizer
 }
 
 float Model::sgd_step(Eigen::Ref<Eigen::VectorXf> params, float step, const Batch& batch,
-                      RandomStream& rng, StepProgress* progress) {
+                      RandomStream& rng) {
   DLSIM_CHECK(params.size() == parameter_count_, "{} parameters for a model of {}", params.size(),
               parameter_count_);
-  if (network_ == nullptr) {
-    const float loss = quadratic_sgd_step(params, step, rng);
-    if (progress != nullptr) progress->finished(0, params.size());
-    return loss;
-  }
+  if (network_ == nullptr) return quadratic_sgd_step(params, step, rng);
   const double loss = forward_loss(params.data(), batch, rng);
-  SgdSink sink(params.data(), step, progress);
+  SgdSink sink(params.data(), step);
   network_->backward(params.data(), batch.features(), sink);
   return static_cast<float>(loss / static_cast<double>(batch.size()));
 }

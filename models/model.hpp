@@ -14,7 +14,6 @@
 #include "models/model_spec.hpp"
 #include "models/optimizer.hpp"
 #include "models/phase.hpp"
-#include "models/step_progress.hpp"
 #include "sim/core/random.hpp"
 
 namespace dlsim::models {
@@ -81,9 +80,8 @@ class Model {
   /// params <- params - step * (gradient of the mean loss over batch at params), the update
   /// accumulated inside the gradient products as train_step does for plain SGD: the gradient is
   /// never stored. rng as for compute_gradient. Returns the mean loss (taken before the update).
-  /// progress, when given, hears of every parameter once its new value is written.
   float sgd_step(Eigen::Ref<Eigen::VectorXf> params, float step, const Batch& batch,
-                 RandomStream& rng, StepProgress* progress = nullptr);
+                 RandomStream& rng);
 
   /// Loss and accuracy on the first min(max_samples, data.size()) samples, `batch` at a time, no
   /// dropout. Reuses out's vectors: allocation-free once out and the workspace are sized.

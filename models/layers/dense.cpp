@@ -71,7 +71,7 @@ void Dense::backward(const float* p, ConstAct x, ConstAct, ConstAct dy, Act* dx,
     DLSIM_CHECK(sparse_.samples() == n, "backward on {} samples after a forward on {}", n,
                 sparse_.samples());
     sparse_weight_gradient(dy.data(), column_sum_.data(), out_size_, sparse_, grad.scale, grad.mode,
-                           base_.data(), grad.data, grad.progress);
+                           base_.data(), grad.data);
   } else {
     dense_backward(p, x, dy, dx, grad);
   }
@@ -80,7 +80,6 @@ void Dense::backward(const float* p, ConstAct x, ConstAct, ConstAct dy, Act* dx,
   } else {
     db.noalias() += grad.scale * column_sum_;
   }
-  grad.written(parameter_count());
 }
 
 void Dense::dense_backward(const float* p, ConstAct x, ConstAct dy, Act* dx,
@@ -100,7 +99,6 @@ void Dense::dense_backward(const float* p, ConstAct x, ConstAct dy, Act* dx,
     gemm(out_size_, bw, n, grad.scale, dy.data(), out_size_,
          Operand{x.data() + j0, in_size_, Layout::kRowMajor}, grad.data + j0 * out_size_, out_size_,
          grad.mode);
-    grad.written((j0 + bw) * out_size_);
   }
   if (dx != nullptr) transpose(dx_t_.data(), n, in_size_, dx->data());  // dx (in, n)
 }

@@ -30,17 +30,6 @@ struct Shape {
 /// How a layer writes its parameter gradient.
 enum class Accumulate { kNo, kYes };
 
-/// Optional: told as a layer finishes parts of its parameter gradient, so that a fused step can
-/// work on those parameters while they are still in cache.
-class GradientProgress {
- public:
-  /// data[0, end) is final: the layer writes it no more in this backward. end only grows.
-  virtual void written(Index end) = 0;
-
- protected:
-  ~GradientProgress() = default;
-};
-
 /// Where a layer's parameter gradient goes: data[0, parameter_count()) receives
 /// scale * dL/dp (kNo) or has it added (kYes). data may alias the parameters themselves (a fused
 /// SGD step): layers finish every use of their parameters before writing into data.
@@ -48,10 +37,6 @@ struct GradientOut {
   float* data = nullptr;
   float scale = 1.0f;
   Accumulate mode = Accumulate::kNo;
-  GradientProgress* progress = nullptr;  // may be null; layers may also never call it
-  void written(Index end) const {
-    if (progress != nullptr) progress->written(end);
-  }
 };
 
 /// The rule that draws a weight layer's initial weights (biases are always zero).

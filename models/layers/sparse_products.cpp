@@ -69,13 +69,13 @@ void forward_chunk(const float* w, Index ld, const SparseInput& x, const float* 
   }
 }
 
-// Weight column j's gradient for j in [j0, j1): scale * (start + sum over j's samples of
-// d(j, s) * dy(:, s)), written to g(:, j) or added to it.
+// Weight column j's gradient for every j: scale * (start + sum over j's samples of d(j, s) *
+// dy(:, s)), written to g(:, j) or added to it.
 template <int NV>
-void gradient_chunk(const float* dy, Index ld, const SparseInput& x, Index j0, Index j1,
-                    const float* start, float scale, bool accumulate, float* g, __mmask16 last) {
+void gradient_chunk(const float* dy, Index ld, const SparseInput& x, const float* start,
+                    float scale, bool accumulate, float* g, __mmask16 last) {
   const __m512 s = _mm512_set1_ps(scale);
-  for (Index j = j0; j < j1; ++j) {
+  for (Index j = 0; j < x.features(); ++j) {
     __m512 acc[NV];
 #pragma GCC unroll 16
     for (int v = 0; v < NV; ++v)
@@ -93,8 +93,8 @@ void gradient_chunk(const float* dy, Index ld, const SparseInput& x, Index j0, I
 
 using ForwardChunk = void (*)(const float*, Index, const SparseInput&, const float*, float*,
                               __mmask16);
-using GradientChunk = void (*)(const float*, Index, const SparseInput&, Index, Index, const float*,
-                               float, bool, float*, __mmask16);
+using GradientChunk = void (*)(const float*, Index, const SparseInput&, const float*, float, bool,
+                               float*, __mmask16);
 
 template <size_t... V>
 constexpr auto forward_table(std::index_sequence<V...>) {
@@ -149,36 +149,28 @@ void sparse_forward(const float* w, const float* b, Index out, const SparseInput
 }
 
 void sparse_weight_gradient(const float* dy, const float* dy_sum, Index out, const SparseInput& x,
-                            float scale, Accumulate mode, float* base, float* grad,
-                            GradientProgress* progress) {
+                            float scale, Accumulate mode, float* base, float* grad) {
   for (Index r = 0; r < out; ++r) base[r] = x.background() * dy_sum[r];
   const bool accumulate = mode == Accumulate::kYes;
-  // Columns in blocks of about 16 KB, each finished (every row chunk) before the next: a fused
-  // step's caller can use a block while it is in L1. Each element's sum runs as in one sweep.
-  const Index block = std::max<Index>(1, 4096 / out);
-  for (Index j0 = 0; j0 < x.features(); j0 += block) {
-    const Index j1 = std::min(j0 + block, x.features());
 #if defined(__AVX512F__)
-    for_each_chunk(out, [&](Index r0, size_t nv, __mmask16 last) {
-      kGradient[nv](dy + r0, out, x, j0, j1, base + r0, scale, accumulate, grad + r0, last);
-    });
+  for_each_chunk(out, [&](Index r0, size_t nv, __mmask16 last) {
+    kGradient[nv](dy + r0, out, x, base + r0, scale, accumulate, grad + r0, last);
+  });
 #else
-    for (Index j = j0; j < j1; ++j) {
-      const auto samples = x.feature_samples(j);
-      const auto values = x.feature_values(j);
-      Eigen::Map<Eigen::VectorXf> gj(grad + j * out, out);
-      const Eigen::Map<const Eigen::VectorXf> start(base, out);
-      if (accumulate) {
-        gj += scale * start;
-      } else {
-        gj = scale * start;
-      }
-      for (size_t e = 0; e < samples.size(); ++e)
-        gj += (scale * values[e]) * Eigen::Map<const Eigen::VectorXf>(dy + samples[e] * out, out);
+  for (Index j = 0; j < x.features(); ++j) {
+    const auto samples = x.feature_samples(j);
+    const auto values = x.feature_values(j);
+    Eigen::Map<Eigen::VectorXf> gj(grad + j * out, out);
+    const Eigen::Map<const Eigen::VectorXf> start(base, out);
+    if (accumulate) {
+      gj += scale * start;
+    } else {
+      gj = scale * start;
     }
-#endif
-    if (progress != nullptr) progress->written(j1 * out);
+    for (size_t e = 0; e < samples.size(); ++e)
+      gj += (scale * values[e]) * Eigen::Map<const Eigen::VectorXf>(dy + samples[e] * out, out);
   }
+#endif
 }
 
 }  // namespace dlsim::models::layers

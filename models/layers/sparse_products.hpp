@@ -17,10 +17,8 @@ void sparse_forward(const float* w, const float* b, Index out, const SparseInput
 
 /// grad (out x in, column-major) = scale * dy x^T, or has it added (Accumulate::kYes; grad may
 /// be W itself: W is not read otherwise). dy: (out, x.samples()); dy_sum: dy's column sum
-/// (out); base: scratch of `out` floats. progress, when given, hears of the columns as they are
-/// finished, in order.
+/// (out); base: scratch of `out` floats.
 void sparse_weight_gradient(const float* dy, const float* dy_sum, Index out, const SparseInput& x,
-                            float scale, Accumulate mode, float* base, float* grad,
-                            GradientProgress* progress = nullptr);
+                            float scale, Accumulate mode, float* base, float* grad);
 
 }  // namespace dlsim::models::layers

@@ -9,9 +9,6 @@
 //                   so it too runs in parallel. The driver then advances a.iteration.
 // In sync mode the gradient comes after prepare(a), in the same parallel phase: from the driver
 // (a.g), or from the algorithm's fused_local_step(a), which also applies its gradient term.
-// An algorithm whose sends do not depend on the local step (communicates_before_step) gets the
-// round's messages before it instead: prepare (all agents), the events, then each agent's local
-// step and update together, so that its whole update can run inside the step's pass over x.
 // Collective algorithms (all-reduce) also get every agent at once, serially, between the phases:
 //   before_updates(agents) after every message of the round arrived;
 //   after_updates(agents)  once every agent applied its update.
@@ -43,10 +40,6 @@ class Algorithm {
   /// the rest. Returns false, having done nothing, when the algorithm does not fuse: the driver
   /// then computes a.g itself.
   virtual bool fused_local_step(Agent&) { return false; }
-  /// Sync mode, optional: true when communicate() and receive() read nothing the local step
-  /// writes (a.g, a.loss, a.x after prepare), so that the round's messages may be delivered
-  /// before the local steps (the order above). Not for collectives.
-  virtual bool communicates_before_step() const { return false; }
   /// A message to a network node that is not an agent (m.to >= the number of agents). Only
   /// algorithms that put such a node in the graph receive one; the default is a broken invariant.
   virtual void receive_service(const Message& m, Outbox& out);

@@ -17,47 +17,30 @@ constexpr Eigen::Index kBlock = 2048;
 // Distinguishes Detsgrad objects in the thread-local step-size memo (addresses get reused).
 std::atomic<uint64_t> instances{0};
 
-// A norm in the trigger's kind, taken block by block: float within a block, a double share per
-// block, the shares combined in block order. Blocks computed in any order, or in another pass,
-// give the same value.
+// A norm in the trigger's kind, accumulated block by block (float within a block, double across
+// blocks), so the same blocks give the same value whichever pass computes it.
 class NormAccumulator {
  public:
   explicit NormAccumulator(DriftNorm norm) : norm_(norm) {}
   template <class Block>
-  static double share(DriftNorm norm, const Block& d) {
-    switch (norm) {
-      case DriftNorm::kL2:
-        return static_cast<double>(d.squaredNorm());
-      case DriftNorm::kL1:
-        return static_cast<double>(d.template lpNorm<1>());
-      case DriftNorm::kLinf:
-        return static_cast<double>(d.template lpNorm<Eigen::Infinity>());
-    }
-    return 0.0;
-  }
-  template <class Block>
   void add(const Block& d) {
-    add_share(share(norm_, d));
-  }
-  void add_share(double share) {
-    total_ = norm_ == DriftNorm::kLinf ? std::max(total_, share) : total_ + share;
+    switch (norm_) {
+      case DriftNorm::kL2:
+        total_ += static_cast<double>(d.squaredNorm());
+        break;
+      case DriftNorm::kL1:
+        total_ += static_cast<double>(d.template lpNorm<1>());
+        break;
+      case DriftNorm::kLinf:
+        total_ = std::max(total_, static_cast<double>(d.template lpNorm<Eigen::Infinity>()));
+        break;
+    }
   }
   double value() const { return norm_ == DriftNorm::kL2 ? std::sqrt(total_) : total_; }
 
  private:
   DriftNorm norm_;
   double total_ = 0.0;
-};
-
-// A StepProgress that calls f(begin, end).
-template <class F>
-class ProgressFunction final : public models::StepProgress {
- public:
-  explicit ProgressFunction(F f) : f_(std::move(f)) {}
-  void finished(Eigen::Index begin, Eigen::Index end) override { f_(begin, end); }
-
- private:
-  F f_;
 };
 
 }  // namespace
@@ -73,9 +56,6 @@ void Detsgrad::start(std::span<Agent> agents) {
     PerAgent& s = state_[a.id.value];
     s.held.assign(graph_.degree(a.id.value), nullptr);
     s.size = static_cast<size_t>(a.x.size());
-    const auto blocks = static_cast<size_t>((a.x.size() + kBlock - 1) / kBlock);
-    s.unfinished.assign(blocks, 0);
-    s.drift_shares.assign(blocks, 0.0);
   }
 }
 
@@ -132,36 +112,11 @@ void Detsgrad::prepare(Agent& a) {
 
 bool Detsgrad::fused_local_step(Agent& a) {
   PerAgent& s = state_[a.id.value];
-  // The round's messages have arrived (communicates_before_step), so the whole update can run
-  // block by block as the step finishes each block of x, while it is in cache. Only when the
-  // consensus term does not read x_k itself: a broadcast copy exists.
-  if (spec_.consensus != ConsensusBase::kBroadcast || !s.broadcast) return false;
-  const Plan plan = plan_update(a, s);
-  const auto size = static_cast<Eigen::Index>(s.size);
-  for (size_t b = 0; b < s.unfinished.size(); ++b)
-    s.unfinished[b] =
-        static_cast<uint32_t>(std::min(kBlock, size - kBlock * static_cast<Eigen::Index>(b)));
-  size_t blocks_done = 0;
-  ProgressFunction progress([&](Eigen::Index begin, Eigen::Index end) {
-    for (Eigen::Index b = begin / kBlock; b * kBlock < end; ++b) {
-      const Eigen::Index start = b * kBlock;
-      const Eigen::Index len = std::min(kBlock, size - start);
-      const auto part = std::min(end, start + len) - std::max(begin, start);
-      uint32_t& left = s.unfinished[static_cast<size_t>(b)];
-      DLSIM_CHECK(part > 0 && part <= left, "the step finished parameters {}..{} twice", begin,
-                  end);
-      left -= static_cast<uint32_t>(part);
-      if (left > 0) continue;
-      s.drift_shares[static_cast<size_t>(b)] = update_block(a, s, plan, true, start, len);
-      ++blocks_done;
-    }
-  });
-  a.loss = a.learner->gradient_step(a.x, plan.steps.alpha_s, a.g, &progress);
-  DLSIM_CHECK(blocks_done == s.unfinished.size(), "the step finished {} of {} blocks",
-              blocks_done, s.unfinished.size());
-  NormAccumulator drift(trigger_.spec().norm);
-  for (const double share : s.drift_shares) drift.add_share(share);
-  finish_update(s, plan, drift.value());
+  // x_k - alpha_k s g now and the consensus term in update() is the same update only when that
+  // term does not read x_k: a broadcast copy exists by then. update() applies the gradient term
+  // first in the unfused case too, so both round alike.
+  if (spec_.consensus != ConsensusBase::kBroadcast || !(s.broadcast || s.pending)) return false;
+  a.loss = a.learner->gradient_step(a.x, steps(s, a.iteration).alpha_s, a.g);
   s.fused = true;
   return true;
 }
@@ -217,65 +172,46 @@ bool Detsgrad::store_cache(PerAgent& s, bool compute, size_t degree) const {
   return store;
 }
 
-Detsgrad::Plan Detsgrad::plan_update(const Agent& a, PerAgent& s) const {
-  Plan plan;
-  plan.steps = steps(s, a.iteration);
+void Detsgrad::update(Agent& a) {
+  PerAgent& s = state_[a.id.value];
+  const Steps& st = steps(s, a.iteration);
   if (s.dirty) {
     s.held_count = 0;
     for (const Snapshot& copy : s.held) s.held_count += copy ? 1 : 0;
   }
   // Before i's first broadcast, x^_i is its own state (nothing differs from what it would send).
-  plan.from_broadcast = spec_.consensus == ConsensusBase::kBroadcast && s.broadcast;
-  plan.compute = s.dirty || !s.cache_valid;
-  plan.store = store_cache(s, plan.compute, s.held.size());
-  plan.track = trigger_.needs_drift() && s.broadcast;
-  return plan;
-}
-
-double Detsgrad::update_block(Agent& a, PerAgent& s, const Plan& plan, bool gradient_applied,
-                              Eigen::Index start, Eigen::Index len) const {
-  // The consensus input (from the copies, or the cache), the update, and this block's share of
-  // the drift ||x_{k+1} - x^_i|| that the next prepare() compares with the threshold.
-  alignas(64) float scratch[kBlock];
-  Eigen::Map<ParamVector> temp(scratch, len);
-  auto c = plan.store || !plan.compute ? Eigen::Ref<ParamVector>(s.cache.segment(start, len))
-                                       : Eigen::Ref<ParamVector>(temp);
-  if (plan.compute) consensus_block(s, plan.from_broadcast, start, c);
-  auto x = a.x.segment(start, len);
-  const Steps& st = plan.steps;
-  if (plan.from_broadcast) {
-    // Gradient term first, as the fused step applies it: both paths round alike (bit for bit
-    // with a learner whose gradient_step is the default one).
-    if (!gradient_applied) x.noalias() -= st.alpha_s * a.g.segment(start, len);
-    x.noalias() -= st.beta * c;
-  } else {
-    // sum_j (x_i - x^_j) = held * x_i - sum_j x^_j, with x_i this iteration's state.
-    const float held = static_cast<float>(s.held_count);
-    x = x - st.beta * (held * x - c) - st.alpha_s * a.g.segment(start, len);
-  }
-  if (!plan.track) return 0.0;
-  return NormAccumulator::share(trigger_.spec().norm, x - s.broadcast->segment(start, len));
-}
-
-void Detsgrad::finish_update(PerAgent& s, const Plan& plan, double drift) const {
-  s.dirty = false;
-  s.drift_ready = plan.track;
-  s.next_drift = drift;
-}
-
-void Detsgrad::update(Agent& a) {
-  PerAgent& s = state_[a.id.value];
-  if (s.fused) {  // fused_local_step applied it all
-    s.fused = false;
-    return;
-  }
-  const Plan plan = plan_update(a, s);
+  const bool from_broadcast = spec_.consensus == ConsensusBase::kBroadcast && s.broadcast;
+  DLSIM_CHECK(from_broadcast || !s.fused, "fused DETSGRAD step without a broadcast copy");
+  const bool compute = s.dirty || !s.cache_valid;
+  const bool store = store_cache(s, compute, s.held.size());
+  const float held = static_cast<float>(s.held_count);
+  const bool track = trigger_.needs_drift() && s.broadcast;
   NormAccumulator drift(trigger_.spec().norm);
-  // One pass in L1-sized blocks.
-  for (Eigen::Index start = 0; start < a.x.size(); start += kBlock)
-    drift.add_share(
-        update_block(a, s, plan, false, start, std::min(kBlock, a.x.size() - start)));
-  finish_update(s, plan, drift.value());
+  alignas(64) float scratch[kBlock];
+  // One pass in L1-sized blocks: the consensus input (from the copies, or the cache), the update,
+  // and the drift ||x_{k+1} - x^_i|| that the next prepare() compares with the threshold.
+  for (Eigen::Index start = 0; start < a.x.size(); start += kBlock) {
+    const Eigen::Index len = std::min(kBlock, a.x.size() - start);
+    Eigen::Map<ParamVector> temp(scratch, len);
+    auto c = store || !compute ? Eigen::Ref<ParamVector>(s.cache.segment(start, len))
+                               : Eigen::Ref<ParamVector>(temp);
+    if (compute) consensus_block(s, from_broadcast, start, c);
+    auto x = a.x.segment(start, len);
+    if (from_broadcast) {
+      // Gradient term first, as the fused step applies it: both paths round alike (bit for bit
+      // with a learner whose gradient_step is the default one).
+      if (!s.fused) x.noalias() -= st.alpha_s * a.g.segment(start, len);
+      x.noalias() -= st.beta * c;
+    } else {
+      // sum_j (x_i - x^_j) = held * x_i - sum_j x^_j, with x_i this iteration's state.
+      x = x - st.beta * (held * x - c) - st.alpha_s * a.g.segment(start, len);
+    }
+    if (track) drift.add(x - s.broadcast->segment(start, len));
+  }
+  s.dirty = false;
+  s.fused = false;
+  s.drift_ready = track;
+  s.next_drift = drift.value();
 }
 
 }  // namespace dlsim

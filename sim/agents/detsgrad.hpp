@@ -2,10 +2,9 @@
 // to its neighbours only when ||x_i - x^_i|| > v_k (x^_i: the value it last broadcast), and every
 // neighbour holds that copy until the next event. Update (ALGORITHMS.md, "DETSGRAD"):
 //   x_i <- x_i - beta_k * sum_{j in N_i} (x^_i - x^_j) - alpha_k * s * g_i.
-// In sync mode the round's broadcasts are delivered before the local steps (its sends are decided
-// in prepare), and whenever the consensus term does not read x_i itself the whole update runs
-// inside the local step (fused_local_step): each block of x gets the consensus term and its share
-// of the next drift norm as soon as the gradient step has written it, while it is in cache.
+// In sync mode the gradient term is applied inside the gradient computation (fused_local_step)
+// whenever the consensus term does not read x_i itself; update() then adds the consensus term and
+// computes the next drift norm in the same pass over the parameters.
 #pragma once
 
 #include <memory>
@@ -38,7 +37,6 @@ class Detsgrad final : public Algorithm {
   /// update() computed for the new x is reused).
   void prepare(Agent& a) override;
   bool fused_local_step(Agent& a) override;
-  bool communicates_before_step() const override { return true; }
   void communicate(Agent& a, Outbox& out) override;
   void receive(Agent& a, const Message& m, Outbox& out) override;
   void update(Agent& a) override;
@@ -69,31 +67,15 @@ class Detsgrad final : public Algorithm {
     double dirty_rate = 0.0;  // recent fraction of iterations with an event (own or held)
     bool cache_valid = false;
     int held_count = 0;
-    std::vector<uint32_t> unfinished;  // per block of x, during a fused step: entries not yet final
-    std::vector<double> drift_shares;  // per block, during a fused step: its share of the drift
-    bool dirty = true;                 // a copy changed since the last update
-    bool fused = false;                // this iteration's whole update is already in x
+    bool dirty = true;         // a copy changed since the last update
+    bool fused = false;        // this iteration's gradient term is already in x
     bool drift_ready = false;  // next_drift is ||x - x^_i|| for the current x
     double drift = 0.0;
     double next_drift = 0.0;
     Steps steps;
   };
 
-  struct Plan {  // how this iteration's update runs, the same for every block
-    Steps steps;
-    bool from_broadcast = false;  // the consensus input is held * x^_i - sum_j x^_j
-    bool compute = false;         // from the copies (else from the cache)
-    bool store = false;           // into the cache
-    bool track = false;           // the drift from x^_i is wanted
-  };
-
   const Steps& steps(PerAgent& s, int64_t k) const;
-  Plan plan_update(const Agent& a, PerAgent& s) const;
-  /// Applies the update to x[start, start + len) (the gradient term too unless gradient_applied);
-  /// returns the block's share of the drift (0 when not tracked).
-  double update_block(Agent& a, PerAgent& s, const Plan& plan, bool gradient_applied,
-                      Eigen::Index start, Eigen::Index len) const;
-  void finish_update(PerAgent& s, const Plan& plan, double drift) const;
   double drift_norm(const Agent& a) const;
   /// out = the consensus input for parameters [start, start + out.size()).
   void consensus_block(const PerAgent& s, bool from_broadcast, Eigen::Index start,

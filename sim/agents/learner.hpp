@@ -8,8 +8,6 @@
 #include <cstdint>
 #include <memory>
 
-#include "models/step_progress.hpp"
-
 namespace dlsim {
 
 /// All of an agent's weights and biases in one contiguous buffer.
@@ -29,13 +27,10 @@ class Learner {
   /// x <- x - step * g(x), g the stochastic gradient gradient() would return (same mini-batch,
   /// same draws); returns that batch's mean loss. The default computes g into `scratch` (x's
   /// size) and subtracts; a learner may instead fuse the update into the gradient computation,
-  /// leaving scratch untouched (then the float rounding of the update differs). progress (may be
-  /// null) hears of every part of x once it holds its new value.
-  virtual float gradient_step(ParamVector& x, float step, ParamVector& scratch,
-                              models::StepProgress* progress) {
+  /// leaving scratch untouched (then the float rounding of the update differs).
+  virtual float gradient_step(ParamVector& x, float step, ParamVector& scratch) {
     const float loss = gradient(x, scratch);
     x -= step * scratch;
-    if (progress != nullptr) progress->finished(0, x.size());
     return loss;
   }
 };

@@ -42,10 +42,9 @@ float ModelLearner::gradient(const ParamVector& x, ParamVector& g) {
   return model_.compute_gradient(x, g, batch_, train_rng_);
 }
 
-float ModelLearner::gradient_step(ParamVector& x, float step, ParamVector&,
-                                  models::StepProgress* progress) {
+float ModelLearner::gradient_step(ParamVector& x, float step, ParamVector&) {
   if (model_.kind() != models::ModelKind::kQuadratic) batch_.gather(*train_, next_batch_indices());
-  return model_.sgd_step(x, step, batch_, train_rng_, progress);
+  return model_.sgd_step(x, step, batch_, train_rng_);
 }
 
 void ModelLearner::apply_step(ParamVector& x, const ParamVector& g, int64_t k) {

@@ -29,8 +29,7 @@ class ModelLearner final : public Learner {
   float gradient(const ParamVector& x, ParamVector& g) override;
   void apply_step(ParamVector& x, const ParamVector& g, int64_t k) override;
   /// Fused (models::Model::sgd_step): the gradient is never stored; scratch is untouched.
-  float gradient_step(ParamVector& x, float step, ParamVector& scratch,
-                      models::StepProgress* progress) override;
+  float gradient_step(ParamVector& x, float step, ParamVector& scratch) override;
 
   models::Model& model() { return model_; }
   const models::Optimizer& optimizer() const { return optimizer_; }

@@ -45,55 +45,33 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
   const std::span<Agent> agents = swarm.agents();
   Algorithm& algorithm = swarm.algorithm();
   Simulator& sim = swarm.sim();
-  const bool sends_first = algorithm.communicates_before_step();
-  DLSIM_CHECK(!(sends_first && algorithm.collective()),
-              "a collective algorithm cannot communicate before its local steps");
-  const auto local_step = [&](Agent& a) {
-    if (!algorithm.fused_local_step(a)) a.loss = a.learner->gradient(a.x, a.g);
-  };
-  // The round lasts until its last message has arrived: the queue runs dry.
-  const auto round_events = [&] {
+  RunOutcome outcome;
+  Stopwatch watch(config.timings);
+  for (int64_t k = 0; k < config.iterations; ++k) {
+    watch.restart();  // the observer (evaluation) times itself
+    pool.parallel_for(agents.size(), [&](size_t i) {
+      Agent& a = agents[i];
+      algorithm.prepare(a);
+      if (!algorithm.fused_local_step(a)) a.loss = a.learner->gradient(a.x, a.g);
+    });
+    watch.lap(&DriverTimings::training_s);
+    if (auto diverged = check_losses(agents, k)) return *diverged;
     const SimTime round_start = sim.now();
     for (const Agent& a : agents)
       sim.schedule_at(round_start + config.compute_time[a.id.value], EventKind::kAgentStep, a.id);
+    // The round lasts until its last message has arrived: the queue runs dry.
     sim.run([&](const Event& e) {
       if (swarm.dispatch(e)) return;
       DLSIM_CHECK(e.kind() == EventKind::kAgentStep, "unexpected event kind {}",
                   static_cast<int>(e.kind()));
       algorithm.communicate(agents[e.agent.value], swarm);
     });
-  };
-  RunOutcome outcome;
-  Stopwatch watch(config.timings);
-  for (int64_t k = 0; k < config.iterations; ++k) {
-    watch.restart();  // the observer (evaluation) times itself
-    if (sends_first) {
-      pool.parallel_for(agents.size(), [&](size_t i) { algorithm.prepare(agents[i]); });
-      watch.lap(&DriverTimings::training_s);
-      round_events();
-      watch.lap(&DriverTimings::events_s);
-      // The update runs inside the step where the algorithm fuses them: both count as training.
-      pool.parallel_for(agents.size(), [&](size_t i) {
-        local_step(agents[i]);
-        algorithm.update(agents[i]);
-      });
-      watch.lap(&DriverTimings::training_s);
-      if (auto diverged = check_losses(agents, k)) return *diverged;
-    } else {
-      pool.parallel_for(agents.size(), [&](size_t i) {
-        algorithm.prepare(agents[i]);
-        local_step(agents[i]);
-      });
-      watch.lap(&DriverTimings::training_s);
-      if (auto diverged = check_losses(agents, k)) return *diverged;
-      round_events();
-      watch.lap(&DriverTimings::events_s);
-      algorithm.before_updates(agents);
-      pool.parallel_for(agents.size(), [&](size_t i) { algorithm.update(agents[i]); });
-      algorithm.after_updates(agents);
-      watch.lap(&DriverTimings::updates_s);
-    }
+    watch.lap(&DriverTimings::events_s);
+    algorithm.before_updates(agents);
+    pool.parallel_for(agents.size(), [&](size_t i) { algorithm.update(agents[i]); });
+    algorithm.after_updates(agents);
     for (Agent& a : agents) ++a.iteration;
+    watch.lap(&DriverTimings::updates_s);
     outcome.iterations_done = k + 1;
     if (!observer.on_iterations_done(k + 1)) break;
   }

@@ -1,7 +1,7 @@
 // Test harness for algorithm arithmetic: a quadratic learner with exact gradients and a lockstep
-// round (the sync driver's order of prepare, local step, communicate, deliver in send order and
-// update, with the collective hooks) with no network, so expected values can be derived by hand.
-// The real drivers are tested with the network model.
+// round (prepare, local step, communicate, deliver in send order, update, with the collective
+// hooks) with no network, so
+// expected values can be derived by hand. The real drivers are tested with the network model.
 #pragma once
 
 #include <deque>
@@ -53,39 +53,23 @@ inline std::vector<Agent> make_agents(const std::vector<ParamVector>& x0,
   return agents;
 }
 
-/// One synchronous round of every agent, in agent order and in the sync driver's order
-/// (algorithm.hpp); returns the messages sent.
+/// One synchronous round of every agent, in agent order; returns the messages sent.
 inline int run_round(Algorithm& alg, std::vector<Agent>& agents) {
   QueueOutbox out;
-  const auto local_step = [&](Agent& a) {
+  for (Agent& a : agents) {  // the sync driver's order: prepare, then the (fused) local step
+    alg.prepare(a);
     if (!alg.fused_local_step(a)) a.loss = a.learner->gradient(a.x, a.g);
-  };
-  const auto deliver = [&] {
-    for (Agent& a : agents) alg.communicate(a, out);
-    while (!out.queue.empty()) {
-      const Message m = out.queue.front();
-      out.queue.pop_front();
-      if (m.to.value < agents.size()) alg.receive(agents[m.to.value], m, out);
-      else alg.receive_service(m, out);  // EASGD's server, node n
-    }
-  };
-  if (alg.communicates_before_step()) {
-    for (Agent& a : agents) alg.prepare(a);
-    deliver();
-    for (Agent& a : agents) {
-      local_step(a);
-      alg.update(a);
-    }
-  } else {
-    for (Agent& a : agents) {
-      alg.prepare(a);
-      local_step(a);
-    }
-    deliver();
-    alg.before_updates(agents);
-    for (Agent& a : agents) alg.update(a);
-    alg.after_updates(agents);
   }
+  for (Agent& a : agents) alg.communicate(a, out);
+  while (!out.queue.empty()) {
+    const Message m = out.queue.front();
+    out.queue.pop_front();
+    if (m.to.value < agents.size()) alg.receive(agents[m.to.value], m, out);
+    else alg.receive_service(m, out);  // EASGD's server, node n
+  }
+  alg.before_updates(agents);
+  for (Agent& a : agents) alg.update(a);
+  alg.after_updates(agents);
   for (Agent& a : agents) ++a.iteration;
   return out.sent;
 }

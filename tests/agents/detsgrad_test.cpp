@@ -1,7 +1,5 @@
 #include <doctest/doctest.h>
 
-#include <algorithm>
-#include <cstring>
 #include <limits>
 
 #include "algorithm_harness.hpp"
@@ -192,66 +190,5 @@ TEST_CASE("DETSGRAD agrees with a naive reference: several blocks, both consensu
           worst = std::max(worst, std::abs(agents[i].x[e] - ref.x[i][static_cast<size_t>(e)]));
       CHECK(worst < 1e-4);
     }
-  }
-}
-
-namespace {
-
-// The quadratic learner's step, x <- x - step (x - c), told to the algorithm in pieces of
-// `piece` parameters, last piece first: the order a network's layers finish in.
-class PiecewiseLearner final : public Learner {
- public:
-  PiecewiseLearner(ParamVector c, Eigen::Index piece) : c_(std::move(c)), piece_(piece) {}
-  float gradient(const ParamVector& x, ParamVector& g) override {
-    g = x - c_;
-    return 0.5f * g.squaredNorm();
-  }
-  void apply_step(ParamVector& x, const ParamVector& g, int64_t) override { x -= 0.1f * g; }
-  float gradient_step(ParamVector& x, float step, ParamVector& scratch,
-                      models::StepProgress* progress) override {
-    const float loss = gradient(x, scratch);
-    for (Eigen::Index end = x.size(); end > 0; end -= piece_) {
-      const Eigen::Index begin = std::max<Eigen::Index>(0, end - piece_);
-      x.segment(begin, end - begin) -= step * scratch.segment(begin, end - begin);
-      if (progress != nullptr) progress->finished(begin, end);
-    }
-    return loss;
-  }
-
- private:
-  ParamVector c_;
-  Eigen::Index piece_;
-};
-
-}  // namespace
-
-TEST_CASE("DETSGRAD's fused update gives the same bits in whatever pieces the step finishes x") {
-  const topo::Graph g = complete_graph(3);
-  const Eigen::Index d = 5000;  // three 2048-float blocks, the last one partial
-  std::vector<ParamVector> finals;
-  std::vector<double> drifts;
-  for (const Eigen::Index piece : {d, Eigen::Index{1}, Eigen::Index{777}, Eigen::Index{2048}}) {
-    CAPTURE(piece);
-    Detsgrad alg(DetsgradSpec{}, constant_threshold(3.0), g);
-    std::vector<Agent> agents;
-    for (uint32_t i = 0; i < 3; ++i) {
-      ParamVector x(d), c(d);
-      for (Eigen::Index e = 0; e < d; ++e) {
-        x[e] = static_cast<float>(std::sin(0.37 * e + i));
-        c[e] = static_cast<float>(std::cos(0.11 * e * (i + 1)));
-      }
-      agents.emplace_back(AgentId{i}, 1, std::make_unique<PiecewiseLearner>(c, piece), x);
-    }
-    alg.start(agents);
-    int sent = 0;
-    for (int k = 0; k < 8; ++k) sent += run_round(alg, agents);
-    CHECK(sent > 6);       // events after the first round's,
-    CHECK(sent < 8 * 6);   // but not every round
-    finals.push_back(agents[2].x);
-    drifts.push_back(alg.last_drift(AgentId{2}));
-  }
-  for (size_t r = 1; r < finals.size(); ++r) {
-    CHECK(std::memcmp(finals[r].data(), finals[0].data(), sizeof(float) * d) == 0);
-    CHECK(drifts[r] == drifts[0]);
   }
 }
