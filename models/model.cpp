@@ -119,7 +119,7 @@ void Model::initialize(Eigen::Ref<Eigen::VectorXf> params, RandomStream& rng) co
 }
 
 void Model::reserve(Eigen::Index max_batch) {
-  if (network_ != nullptr) network_->reserve(max_batch);
+  if (network_ != nullptr) network_->reserve(max_batch, Phase::kTrain);
 }
 
 size_t Model::workspace_bytes() const {
@@ -182,7 +182,7 @@ float Model::sgd_step(Eigen::Ref<Eigen::VectorXf> params, float step, const Batc
 // The training forward pass and the summed loss; leaves d loss / d logits for backward.
 double Model::forward_loss(const float* params, const Batch& batch, RandomStream& rng) {
   check_input(batch.dim(), batch.size());
-  network_->reserve(batch.size());
+  network_->reserve(batch.size(), Phase::kTrain);
   const auto logits =
       network_->forward(params, batch.features(), Phase::kTrain, &rng, batch.background());
   auto dlogits = network_->output_gradient();
@@ -223,7 +223,7 @@ void Model::evaluate(Eigen::Ref<const Eigen::VectorXf> params, const Dataset& da
   DLSIM_CHECK(batch > 0 && count > 0, "evaluating {} samples {} at a time", count, batch);
   const auto dim = static_cast<Eigen::Index>(data.features.rows());
   check_input(dim, 1);
-  network_->reserve(static_cast<Eigen::Index>(std::min(batch, count)));
+  network_->reserve(static_cast<Eigen::Index>(std::min(batch, count)), Phase::kEval);
   std::fill(class_correct_.begin(), class_correct_.end(), 0);
   std::fill(class_total_.begin(), class_total_.end(), 0);
   double loss = 0.0;

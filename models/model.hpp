@@ -59,8 +59,8 @@ class Model {
 
   /// Writes initial parameters (rules above) into params (size parameter_count()).
   void initialize(Eigen::Ref<Eigen::VectorXf> params, RandomStream& rng) const;
-  /// Sizes the workspace for batches of up to max_batch samples (only grows). Calls with larger
-  /// batches grow it themselves; after that nothing allocates.
+  /// Sizes the workspace for training batches of up to max_batch samples (only grows). Calls with
+  /// larger batches, and evaluations, grow it themselves; after that nothing allocates.
   void reserve(Eigen::Index max_batch);
   /// Bytes of activation buffers and layer scratch held: the per-agent memory besides parameters
   /// and optimizer state (fused steps also use one largest-layer gradient per thread).

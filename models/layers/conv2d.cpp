@@ -74,7 +74,7 @@ Conv2D::Conv2D(Shape in, Index filters, Index kernel, Index stride, Index paddin
       k_flipped_(in_place_ ? in.channels : 0, in_place_ ? filters * kernel * kernel : 0),
       dx_t_(in_place_ ? in.channels : 0, in_place_ ? in.height * in.width : 0) {}
 
-void Conv2D::reserve(Index max_batch) {
+void Conv2D::reserve(Index max_batch, Use) {
   if (pool_ == FusedPool::kMax2x2 && codes_.cols() < max_batch)
     codes_.resize(output_shape().size(), max_batch);
 }

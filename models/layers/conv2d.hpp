@@ -32,7 +32,7 @@ class Conv2D final : public Layer {
   std::string describe() const override;
   Index parameter_count() const override;
   void initialize(float* p, Init init, RandomStream& rng) const override;
-  void reserve(Index max_batch) override;
+  void reserve(Index max_batch, Use use) override;
   size_t scratch_bytes() const override;
   void forward(const float* p, ConstAct x, Act y, Phase phase, RandomStream* rng) override;
   void backward(const float* p, ConstAct x, ConstAct y, ConstAct dy, Act* dx,

@@ -28,8 +28,9 @@ void Dense::initialize(float* p, Init init, RandomStream& rng) const {
   std::fill_n(p + out_size_ * in_size_, out_size_, 0.0f);
 }
 
-void Dense::reserve(Index max_batch) {
-  if (dy_t_.rows() < max_batch) {
+void Dense::reserve(Index max_batch, Use use) {
+  // The transposes serve only dx = W^T dy: never for the network's input layer, nor evaluation.
+  if (use == Use::kTrainingWithInputGradient && dy_t_.rows() < max_batch) {
     dy_t_.resize(max_batch, out_size_);
     dx_t_.resize(max_batch, in_size_);
   }
@@ -42,7 +43,7 @@ void Dense::forward(const float* p, ConstAct x, Act y, Phase, RandomStream*) {
   // of samples and beats the sparse one, which reads W's columns sample by sample.
   sparse_forward_ = false;
   if (background_ && n <= SparseInput::kMaxSamples) {
-    sparse_.reserve(in_size_);  // on first use: only the input layer needs these buffers
+    sparse_.reserve(in_size_, n);  // on first use: only the input layer needs these buffers
     sparse_forward_ = sparse_.build(x, *background_);
   }
   if (sparse_forward_) {
@@ -85,6 +86,8 @@ void Dense::backward(const float* p, ConstAct x, ConstAct, ConstAct dy, Act* dx,
 void Dense::dense_backward(const float* p, ConstAct x, ConstAct dy, Act* dx,
                            const GradientOut& grad) {
   const Index n = x.cols();
+  DLSIM_CHECK(dx == nullptr || dy_t_.rows() >= n,
+              "input gradient of {} samples with scratch reserved for {}", n, dy_t_.rows());
   if (dx != nullptr) transpose(dy.data(), out_size_, n, dy_t_.data());
   // W is swept in blocks of columns that fit in L2: each block is read for dx, then its gradient
   // is written (or added into it, for a fused SGD step) while it is still in cache. Per element

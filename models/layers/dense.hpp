@@ -16,7 +16,7 @@ class Dense final : public Layer {
   std::string describe() const override;
   Index parameter_count() const override;
   void initialize(float* p, Init init, RandomStream& rng) const override;
-  void reserve(Index max_batch) override;
+  void reserve(Index max_batch, Use use) override;
   size_t scratch_bytes() const override {
     return static_cast<size_t>(dy_t_.size() + dx_t_.size() + column_sum_.size() + base_.size()) *
                sizeof(float) +

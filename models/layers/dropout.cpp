@@ -13,8 +13,10 @@ Dropout::Dropout(Shape in, double rate) : Layer(in, in), rate_(rate) {}
 
 std::string Dropout::describe() const { return fmt::format("dropout {}", rate_); }
 
-void Dropout::reserve(Index max_batch) {
-  if (mask_.cols() < max_batch) mask_.resize(input_shape().size(), max_batch);
+void Dropout::reserve(Index max_batch, Use use) {
+  // Evaluation passes the input through: the mask is for training only.
+  if (use != Use::kEvaluation && mask_.cols() < max_batch)
+    mask_.resize(input_shape().size(), max_batch);
 }
 
 void Dropout::forward(const float*, ConstAct x, Act y, Phase phase, RandomStream* rng) {
@@ -23,6 +25,8 @@ void Dropout::forward(const float*, ConstAct x, Act y, Phase phase, RandomStream
     return;
   }
   DLSIM_CHECK(rng != nullptr, "dropout needs a random stream in training");
+  DLSIM_CHECK(mask_.cols() >= x.cols(), "dropout on {} samples, reserved for training on {}",
+              x.cols(), mask_.cols());
   // Four 16-bit uniforms per draw (the draws are the cost here: Elastic Gossip's MLP masks 120k
   // features per step). A feature is kept when u < t = round((1 - rate) * 2^16) and scaled by
   // 2^16 / t, the exact inverse of the keep probability used, so E[mask] = 1 exactly.

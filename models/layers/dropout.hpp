@@ -15,7 +15,7 @@ class Dropout final : public Layer {
   /// Precondition: 0 <= rate < 1.
   Dropout(Shape in, double rate);
   std::string describe() const override;
-  void reserve(Index max_batch) override;
+  void reserve(Index max_batch, Use use) override;
   size_t scratch_bytes() const override {
     return static_cast<size_t>(mask_.size()) * sizeof(float);
   }

@@ -39,6 +39,11 @@ struct GradientOut {
   Accumulate mode = Accumulate::kNo;
 };
 
+/// What a layer's scratch must serve: evaluation (forward passes only), or training (training
+/// forward passes, and backward passes that compute the parameter gradient and, for every layer
+/// after the network's first with parameters, the input gradient dx).
+enum class Use { kEvaluation, kTraining, kTrainingWithInputGradient };
+
 /// The rule that draws a weight layer's initial weights (biases are always zero).
 enum class Init { kHeNormal, kGlorotNormal };
 
@@ -56,8 +61,10 @@ class Layer {
   virtual Index parameter_count() const { return 0; }
   /// Draws the initial parameters into p[0, parameter_count()).
   virtual void initialize(float* /*p*/, Init /*init*/, RandomStream& /*rng*/) const {}
-  /// Sizes the layer's scratch for batches of up to max_batch samples (the only allocation).
-  virtual void reserve(Index /*max_batch*/) {}
+  /// Sizes the layer's scratch for batches of up to max_batch samples in the given use (the only
+  /// allocation; only grows). Scratch a pass does not use stays unallocated: with huge pages,
+  /// memory allocated and never written would still be resident.
+  virtual void reserve(Index /*max_batch*/, Use /*use*/) {}
   /// Bytes of scratch the layer holds (besides the network's activation buffers).
   virtual size_t scratch_bytes() const { return 0; }
   /// True when forward is y = x and backward dx = dy: the network passes the buffer through.

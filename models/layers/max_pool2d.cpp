@@ -19,7 +19,7 @@ std::string MaxPool2D::describe() const {
                      to_string(output_shape()), kernel_, stride_);
 }
 
-void MaxPool2D::reserve(Index max_batch) {
+void MaxPool2D::reserve(Index max_batch, Use) {
   if (argmax_.cols() < max_batch) argmax_.resize(output_shape().size(), max_batch);
 }
 

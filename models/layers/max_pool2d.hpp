@@ -15,7 +15,7 @@ class MaxPool2D final : public Layer {
   /// Precondition: kernel <= H and kernel <= W (checked by the builder).
   MaxPool2D(Shape in, Index kernel, Index stride);
   std::string describe() const override;
-  void reserve(Index max_batch) override;
+  void reserve(Index max_batch, Use use) override;
   size_t scratch_bytes() const override {
     return static_cast<size_t>(argmax_.size()) * sizeof(int32_t);
   }

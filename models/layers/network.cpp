@@ -36,16 +36,27 @@ void Network::initialize(float* p, RandomStream& rng) const {
     layers_[i]->initialize(p + offsets_[i], inits_[i], rng);
 }
 
-void Network::reserve(Index max_batch) {
-  if (max_batch <= capacity_) return;
-  capacity_ = max_batch;
-  Index widest = input_.size();
+void Network::reserve(Index max_batch, Phase phase) {
+  if (max_batch > capacity_) {
+    capacity_ = max_batch;
+    for (size_t i = 0; i < layers_.size(); ++i) {
+      // Flatten never computes; dropout computes in training unless its rate is zero.
+      if (!layers_[i]->is_identity(Phase::kTrain))
+        outputs_[i].resize(layers_[i]->output_shape().size(), max_batch);
+      layers_[i]->reserve(max_batch, Use::kEvaluation);
+    }
+  }
+  if (phase != Phase::kTrain || max_batch <= train_capacity_) return;
+  train_capacity_ = max_batch;
+  // The gradient buffers hold d loss / d y for the layers backward runs through, and their dx.
+  Index widest = 0;
   for (size_t i = 0; i < layers_.size(); ++i) {
-    layers_[i]->reserve(max_batch);
-    const Index out = layers_[i]->output_shape().size();
-    widest = std::max(widest, out);
-    // Flatten never computes; dropout computes in training unless its rate is zero.
-    if (!layers_[i]->is_identity(Phase::kTrain)) outputs_[i].resize(out, max_batch);
+    const bool input_gradient = i > first_param_layer_;
+    layers_[i]->reserve(max_batch,
+                        input_gradient ? Use::kTrainingWithInputGradient : Use::kTraining);
+    if (i < first_param_layer_) continue;  // before it, backward never runs
+    widest = std::max(widest, layers_[i]->output_shape().size());
+    if (input_gradient) widest = std::max(widest, layers_[i]->input_shape().size());
   }
   for (auto& g : grad_) g.resize(widest, max_batch);
 }
@@ -73,6 +84,8 @@ ConstAct Network::forward(const float* p, ConstAct x, Phase phase, RandomStream*
 Act Network::output_gradient() { return Act(grad_[0].data(), output_size(), n_); }
 
 void Network::backward(const float* p, ConstAct x, GradientSink& sink) {
+  DLSIM_CHECK(n_ <= train_capacity_, "backward on {} samples, reserved for training on {}", n_,
+              train_capacity_);
   int cur = 0;  // grad_[cur] holds d loss / d (output of layer i)
   for (size_t i = layers_.size(); i-- > first_param_layer_;) {
     Layer& layer = *layers_[i];

@@ -34,8 +34,10 @@ class Network {
   std::string describe() const;
   /// Draws every layer's parameters into p[0, parameter_count()) in layer order.
   void initialize(float* p, RandomStream& rng) const;
-  /// Sizes every buffer for batches of up to max_batch samples; only grows.
-  void reserve(Index max_batch);
+  /// Sizes the buffers for forward passes (kEval), or also backward passes (kTrain), of batches
+  /// of up to max_batch samples; only grows. Evaluation batches are often larger than training
+  /// ones, and size no backward buffer.
+  void reserve(Index max_batch, Phase phase);
   Index capacity() const { return capacity_; }
   /// x: (input, n) with n <= capacity() -> logits (output, n), valid until the next call.
   /// background: the value most of x's entries take, if any (Layer::set_input_background).
@@ -60,7 +62,8 @@ class Network {
   std::vector<const float*> out_ptr_;     // where layer i's output of the last forward lives
   Eigen::MatrixXf grad_[2];               // ping-pong (max features, capacity)
   size_t first_param_layer_ = 0;
-  Index capacity_ = 0;
+  Index capacity_ = 0;        // forward
+  Index train_capacity_ = 0;  // backward
   Index n_ = 0;  // batch size of the last forward
 };
 

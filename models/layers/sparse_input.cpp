@@ -14,7 +14,7 @@ namespace dlsim::models::layers {
 namespace {
 
 // Room past the density limit: one whole run scanned past it, plus a vector's overshoot.
-Index slack(Index features) { return std::max(features, SparseInput::kMaxSamples) + 16; }
+Index slack(Index features, Index samples) { return std::max(features, samples) + 16; }
 
 // The entries of a contiguous run x[0, n) (a sample, or a feature's row of x^T) that differ from
 // the background: their positions and their d values, appended at index/values. Returns how
@@ -47,14 +47,17 @@ Index scan_run(const float* x, Index n, float background, uint32_t* index, float
 
 }  // namespace
 
-void SparseInput::reserve(Index features) {
-  if (features == features_) return;
+void SparseInput::reserve(Index features, Index samples) {
+  DLSIM_CHECK(samples > 0 && samples <= kMaxSamples, "a sparse input of {} samples (at most {})",
+              samples, kMaxSamples);
+  if (features == features_ && samples <= max_samples_) return;
   features_ = features;
-  capacity_ = static_cast<Index>(
-      std::floor(kMaxDensity * static_cast<double>(features) * static_cast<double>(kMaxSamples)));
-  const auto entries = static_cast<size_t>(capacity_ + slack(features));
-  transposed_.reset(new float[static_cast<size_t>(features * kMaxSamples)]);
-  sample_start_.reset(new uint32_t[static_cast<size_t>(kMaxSamples) + 1]);
+  max_samples_ = std::max(samples, max_samples_);
+  capacity_ = static_cast<Index>(std::floor(kMaxDensity * static_cast<double>(features) *
+                                            static_cast<double>(max_samples_)));
+  const auto entries = static_cast<size_t>(capacity_ + slack(features, max_samples_));
+  transposed_.reset(new float[static_cast<size_t>(features * max_samples_)]);
+  sample_start_.reset(new uint32_t[static_cast<size_t>(max_samples_) + 1]);
   feature_.reset(new uint32_t[entries]);
   sample_value_.reset(new float[entries]);
   start_.reset(new uint32_t[static_cast<size_t>(features) + 1]);
@@ -64,16 +67,16 @@ void SparseInput::reserve(Index features) {
 
 size_t SparseInput::bytes() const {
   if (features_ == 0) return 0;
-  const auto entries = static_cast<size_t>(capacity_ + slack(features_));
-  return static_cast<size_t>(features_ * kMaxSamples) * sizeof(float) +
-         static_cast<size_t>(kMaxSamples + features_ + 2) * sizeof(uint32_t) +
+  const auto entries = static_cast<size_t>(capacity_ + slack(features_, max_samples_));
+  return static_cast<size_t>(features_ * max_samples_) * sizeof(float) +
+         static_cast<size_t>(max_samples_ + features_ + 2) * sizeof(uint32_t) +
          4 * entries * sizeof(float);
 }
 
 bool SparseInput::build(ConstAct x, float background) {
-  DLSIM_CHECK(x.rows() == features_ && x.cols() > 0 && x.cols() <= kMaxSamples,
+  DLSIM_CHECK(x.rows() == features_ && x.cols() > 0 && x.cols() <= max_samples_,
               "sparse input of ({}, {}) in buffers for ({}, <= {})", x.rows(), x.cols(), features_,
-              kMaxSamples);
+              max_samples_);
   background_ = background;
   samples_ = x.cols();
   const auto limit = static_cast<Index>(

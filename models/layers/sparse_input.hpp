@@ -21,11 +21,13 @@ class SparseInput {
   /// Above this fraction of non-background entries the dense products are faster.
   static constexpr double kMaxDensity = 0.35;
 
-  /// Sizes the buffers for (features, kMaxSamples) inputs at kMaxDensity: the only allocation.
-  void reserve(Index features);
+  /// Sizes the buffers for (features, up to `samples`) inputs at kMaxDensity, samples <=
+  /// kMaxSamples: the only allocation. Only grows the sample count (for the training batch size:
+  /// buffers for 128 samples would be four times a 32-sample batch's).
+  void reserve(Index features, Index samples);
   size_t bytes() const;
 
-  /// Rebuilds from x (features, n), 0 < n <= kMaxSamples. Returns false (and holds nothing
+  /// Rebuilds from x (features, n), 0 < n <= the reserved samples. Returns false (and holds nothing
   /// usable) when more than kMaxDensity of x differs from background.
   bool build(ConstAct x, float background);
 
@@ -43,9 +45,10 @@ class SparseInput {
   float background_ = 0.0f;
   Index features_ = 0;
   Index samples_ = 0;
-  Index capacity_ = 0;                        // entries at kMaxDensity of kMaxSamples samples
-  std::unique_ptr<float[]> transposed_;       // (kMaxSamples, features): x^T
-  std::unique_ptr<uint32_t[]> sample_start_;  // kMaxSamples + 1
+  Index max_samples_ = 0;                     // reserved
+  Index capacity_ = 0;                        // entries at kMaxDensity of max_samples_ samples
+  std::unique_ptr<float[]> transposed_;       // (max_samples_, features): x^T
+  std::unique_ptr<uint32_t[]> sample_start_;  // max_samples_ + 1
   std::unique_ptr<uint32_t[]> feature_;       // capacity + slack, by sample
   std::unique_ptr<float[]> sample_value_;     // capacity + slack, by sample
   std::unique_ptr<uint32_t[]> start_;         // features + 1

@@ -20,7 +20,7 @@ Eigen::MatrixXf digits3x3() {
 }
 
 Eigen::MatrixXf run_forward(Layer& layer, const Eigen::MatrixXf& x, const float* p) {
-  layer.reserve(x.cols());
+  layer.reserve(x.cols(), Use::kTrainingWithInputGradient);
   Eigen::MatrixXf y(layer.output_shape().size(), x.cols());
   layer.forward(p, ConstAct(x.data(), x.rows(), x.cols()), Act(y.data(), y.rows(), y.cols()),
                 Phase::kEval, nullptr);
@@ -117,7 +117,7 @@ TEST_CASE("max_pool2d with overlapping windows adds the gradients of a shared ma
 
 TEST_CASE("dropout keeps about 1 - rate of the features, scaled by 1 / (1 - rate)") {
   Dropout drop(Shape{10000, 1, 1}, 0.25);
-  drop.reserve(1);
+  drop.reserve(1, Use::kTrainingWithInputGradient);
   const Eigen::MatrixXf x = Eigen::MatrixXf::Ones(10000, 1);
   Eigen::MatrixXf y(10000, 1);
   RandomStream rng(3, "dropout", 0);

@@ -35,7 +35,7 @@ inline GradientErrors check_layer(layers::Layer& layer, Eigen::MatrixXf x, Rando
                                   const std::function<void(Eigen::VectorXf&)>& corrupt = {}) {
   const Index n = x.cols();
   const Index out = layer.output_shape().size();
-  layer.reserve(n);
+  layer.reserve(n, layers::Use::kTrainingWithInputGradient);
   Eigen::VectorXf p(layer.parameter_count());
   for (Index i = 0; i < p.size(); ++i) p[i] = static_cast<float>(rng.uniform(-1.0, 1.0));
   const Eigen::MatrixXf r = uniform_matrix(out, n, rng, -1.0, 1.0);

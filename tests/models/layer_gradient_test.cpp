@@ -107,7 +107,7 @@ TEST_CASE("fused conv, relu and max-pool give the separate layers' numbers bit f
   MaxPool2D pool(conv.output_shape(), 2, 2);
   for (Layer* l : {static_cast<Layer*>(&fused), static_cast<Layer*>(&conv),
                    static_cast<Layer*>(&relu), static_cast<Layer*>(&pool)})
-    l->reserve(n);
+    l->reserve(n, Use::kTrainingWithInputGradient);
   const Eigen::VectorXf p = uniform_matrix(conv.parameter_count(), 1, rng, -1, 1);
   const Eigen::MatrixXf x = uniform_matrix(in.size(), n, rng, -1, 1);
   const Index mid = conv.output_shape().size(), out = pool.output_shape().size();

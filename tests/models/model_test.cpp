@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "models/layers/sparse_input.hpp"
 #include "sim/core/error.hpp"
 #include "test_data.hpp"
 
@@ -133,4 +134,34 @@ TEST_CASE("the whole-network gradient of a small CNN with dropout matches finite
     worst = std::max(worst, std::abs((up - down) / (2.0 * h) - g[i]) / (1e-2 + std::abs(g[i])));
   }
   CHECK(worst < 1e-2);
+}
+
+TEST_CASE("evaluation batches grow only the activations; training scratch follows training") {
+  // Scratch allocated and never written is resident memory once pages are huge: the backward
+  // buffers are sized by training batches alone, and the input layer holds no dx scratch.
+  RandomStream data_rng(31, "data", 0);
+  const Dataset data = testing::gaussian_clusters(10, 784, 500, data_rng);
+  Model m = build(ModelSpec{MlpSpec{{256}, Activation::kRelu, {}}});
+  RandomStream rng(32, "init", 0);
+  Eigen::VectorXf x(m.parameter_count());
+  m.initialize(x, rng);
+  std::vector<uint32_t> idx(32);
+  for (uint32_t i = 0; i < 32; ++i) idx[i] = i;
+  Batch batch;
+  batch.gather(data, idx);
+  m.sgd_step(x, 0.01f, batch, rng);
+  const size_t trained = m.workspace_bytes();
+  // Training, 32 samples: activations (256 + 256 + 10) and two gradient buffers of the widest
+  // width backward needs (256, not the input's 784); the output layer's transposes for dx
+  // (32 x 10 and 32 x 256); each layer's column sums (256 + 256 and 10 + 10); no dx scratch for
+  // the input layer, whose sparse form (tried on every batch: the data's background is 0) is
+  // sized for 32 samples.
+  const size_t floats = (256 + 256 + 10) * 32 + 2 * 256 * 32 + 32 * (10 + 256) + 512 + 20;
+  layers::SparseInput sparse_32;
+  sparse_32.reserve(784, 32);
+  CHECK(trained == floats * sizeof(float) + sparse_32.bytes());
+  m.evaluate(x, data, 500, 500);
+  CHECK(m.workspace_bytes() - trained == (256 + 256 + 10) * (500 - 32) * sizeof(float));
+  m.sgd_step(x, 0.01f, batch, rng);
+  CHECK(m.workspace_bytes() - trained == (256 + 256 + 10) * (500 - 32) * sizeof(float));
 }

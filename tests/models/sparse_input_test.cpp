@@ -50,7 +50,10 @@ TEST_CASE("a sparse input lists exactly the entries that differ from the backgro
   // 37 features and 19 samples: neither a multiple of the 16-lane vectors.
   const MatrixXf x = sparse_matrix(37, 19, 0.25, rng);
   SparseInput in;
-  in.reserve(37);
+  in.reserve(37, 5);  // sized for fewer samples, then grown: the buffers follow the batch size
+  const size_t small = in.bytes();
+  in.reserve(37, 19);
+  CHECK(in.bytes() > small);
   REQUIRE(in.build(ConstAct(x.data(), 37, 19), kBackground));
   MatrixXf by_sample = MatrixXf::Constant(37, 19, kBackground);
   MatrixXf by_feature = by_sample;
@@ -82,7 +85,7 @@ TEST_CASE("a sparse input lists exactly the entries that differ from the backgro
 TEST_CASE("a sparse input refuses inputs denser than its limit") {
   RandomStream rng(2, "test", 0);
   SparseInput in;
-  in.reserve(50);
+  in.reserve(50, 8);
   const MatrixXf dense = sparse_matrix(50, 8, 0.9, rng);
   CHECK_FALSE(in.build(ConstAct(dense.data(), 50, 8), kBackground));
   const MatrixXf sparse = sparse_matrix(50, 8, 0.2, rng);
@@ -99,7 +102,7 @@ TEST_CASE("the sparse products equal the dense ones up to rounding") {
     const VectorXf b = random_matrix(out, 1, rng);
     const MatrixXf dy = random_matrix(out, n, rng);
     SparseInput sparse;
-    sparse.reserve(in);
+    sparse.reserve(in, n);
     REQUIRE(sparse.build(ConstAct(x.data(), in, n), kBackground));
     VectorXf base(out);
     MatrixXf y(out, n);
@@ -124,8 +127,8 @@ TEST_CASE("a dense input layer runs sparse on sparse batches only and agrees wit
   RandomStream rng(4, "test", 0);
   const Index in = 64, out = 40;
   Dense sparse_layer(Shape{in, 1, 1}, out), dense_layer(Shape{in, 1, 1}, out);
-  sparse_layer.reserve(200);
-  dense_layer.reserve(200);
+  sparse_layer.reserve(200, Use::kTraining);
+  dense_layer.reserve(200, Use::kTraining);
   sparse_layer.set_input_background(kBackground);
   const VectorXf p = random_matrix(sparse_layer.parameter_count(), 1, rng);
   auto forward = [&](Dense& layer, const MatrixXf& x) {
