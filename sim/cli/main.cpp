@@ -3,8 +3,10 @@
 #include <iostream>
 
 #include "sim/cli/app.hpp"
+#include "sim/core/huge_pages.hpp"
 
 int main(int argc, char** argv) {
+  dlsim::restart_with_huge_pages(argv);
   try {
     return dlsim::cli::run_cli(argc, argv, std::cout, std::cerr);
   } catch (...) {  // run_cli catches everything; this is the last line of defence

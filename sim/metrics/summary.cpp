@@ -7,6 +7,7 @@
 
 #include <sys/resource.h>
 
+#include "sim/core/huge_pages.hpp"
 #include "sim/scenario/algorithm_json.hpp"
 
 namespace dlsim {
@@ -92,7 +93,8 @@ json make_summary(const World& world, const RunOutcome& outcome, const EvalPoint
                       {"events_s", times.driver.events_s},
                       {"updates_s", times.driver.updates_s},
                       {"events_processed", world.sim.events_processed()},
-                      {"peak_rss_mb", number(peak_rss_mb())}}},
+                      {"peak_rss_mb", number(peak_rss_mb())},
+                      {"huge_pages", malloc_huge_pages()}}},
             {"warnings", world.warnings}};
   if (last) s["final"] = final_section(world, *last);
   // Per-agent class counts of the shards (empty for quadratic and centralized runs).
