@@ -62,7 +62,7 @@ class Layer {
   /// Draws the initial parameters into p[0, parameter_count()).
   virtual void initialize(float* /*p*/, Init /*init*/, RandomStream& /*rng*/) const {}
   /// Sizes the layer's scratch for batches of up to max_batch samples in the given use (the only
-  /// allocation; only grows). Scratch a pass does not use stays unallocated: with huge pages,
+  /// allocation; only grows). Scratch that use does not need stays unallocated: with huge pages,
   /// memory allocated and never written would still be resident.
   virtual void reserve(Index /*max_batch*/, Use /*use*/) {}
   /// Bytes of scratch the layer holds (besides the network's activation buffers).

@@ -60,10 +60,10 @@ class Network {
   std::vector<Index> offsets_;            // layer i's parameters: [offsets_[i], offsets_[i+1])
   std::vector<Eigen::MatrixXf> outputs_;  // (out_i, capacity) for layers that compute
   std::vector<const float*> out_ptr_;     // where layer i's output of the last forward lives
-  Eigen::MatrixXf grad_[2];               // ping-pong (max features, capacity)
+  Eigen::MatrixXf grad_[2];               // ping-pong (widest backward width, train capacity)
   size_t first_param_layer_ = 0;
-  Index capacity_ = 0;        // forward
-  Index train_capacity_ = 0;  // backward
+  Index capacity_ = 0;        // of forward passes
+  Index train_capacity_ = 0;  // of backward passes
   Index n_ = 0;  // batch size of the last forward
 };
 
