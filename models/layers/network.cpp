@@ -48,8 +48,9 @@ void Network::reserve(Index max_batch, Phase phase) {
   }
   if (phase != Phase::kTrain || max_batch <= train_capacity_) return;
   train_capacity_ = max_batch;
-  // The gradient buffers hold d loss / d y for the layers backward runs through, and their dx.
-  Index widest = 0;
+  // The gradient buffers hold d loss / d logits (even in a network without parameters), d loss /
+  // d y for the layers backward runs through, and their dx.
+  Index widest = output_size();
   for (size_t i = 0; i < layers_.size(); ++i) {
     const bool input_gradient = i > first_param_layer_;
     layers_[i]->reserve(max_batch,

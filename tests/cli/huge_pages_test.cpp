@@ -13,16 +13,16 @@ using nlohmann::json;
 namespace {
 
 // Runs build/dlsim on the DETSGRAD smoke scenario with GLIBC_TUNABLES set to `tunables` (unset
-// when null); returns summary.json.
-json run_with_tunables(const char* tunables, const std::string& tag) {
+// when null) and the variable assignments in `more`; returns summary.json.
+json run_with_tunables(const char* tunables, const std::string& tag, const std::string& more = "") {
   const fs::path out = fs::path(DLSIM_BINARY_DIR) / "tests" / "huge_pages" / tag;
   fs::remove_all(out);
   fs::create_directories(out.parent_path());
   const std::string env = tunables != nullptr ? std::string("env GLIBC_TUNABLES='") + tunables + "'"
                                               : std::string("env -u GLIBC_TUNABLES");
-  const std::string command = env + " " + DLSIM_BINARY_DIR + "/dlsim run " + DLSIM_SOURCE_DIR +
-                              "/scenarios/smoke/detsgrad.json -o " + out.string() +
-                              " --quiet > /dev/null";
+  const std::string command = env + " " + more + " " + DLSIM_BINARY_DIR + "/dlsim run " +
+                              DLSIM_SOURCE_DIR + "/scenarios/smoke/detsgrad.json -o " +
+                              out.string() + " --quiet > /dev/null";
   const int status = std::system(command.c_str());
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 0);
@@ -39,6 +39,9 @@ TEST_CASE("dlsim restarts itself with huge pages unless GLIBC_TUNABLES names the
   CHECK(unset["time"]["huge_pages"] == true);
   CHECK(other["time"]["huge_pages"] == true);  // other tunables set: still asked for
   CHECK(off["time"]["huge_pages"] == false);
+  // Never twice: a process marked as restarted already runs on as it is.
+  CHECK(run_with_tunables(nullptr, "marked",
+                          "DLSIM_RESTARTED_FOR_HUGE_PAGES=1")["time"]["huge_pages"] == false);
   // The restart passes the arguments on, and the memory layout changes no result.
   CHECK(unset["fingerprint"] == off["fingerprint"]);
   CHECK(other["fingerprint"] == off["fingerprint"]);

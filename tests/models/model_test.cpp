@@ -165,3 +165,17 @@ TEST_CASE("evaluation batches grow only the activations; training scratch follow
   m.sgd_step(x, 0.01f, batch, rng);
   CHECK(m.workspace_bytes() - trained == (256 + 256 + 10) * (500 - 32) * sizeof(float));
 }
+
+TEST_CASE("a network without parameters still trains: the loss has its gradient buffer") {
+  RandomStream data_rng(33, "data", 0);
+  const Dataset data = testing::gaussian_clusters(4, 4, 16, data_rng);
+  Model m = build(ModelSpec{CnnSpec{{LayerSpec::relu()}}}, InputShape{1, 1, 4, 4});
+  CHECK(m.parameter_count() == 0);
+  std::vector<uint32_t> idx(8);
+  for (uint32_t i = 0; i < 8; ++i) idx[i] = i;
+  Batch batch;
+  batch.gather(data, idx);
+  Eigen::VectorXf x(0);
+  RandomStream rng(34, "train", 0);
+  CHECK(std::isfinite(m.sgd_step(x, 0.1f, batch, rng)));
+}
