@@ -4,6 +4,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -29,13 +30,13 @@ class Batch {
   Eigen::Index size() const { return size_; }
   Eigen::Index dim() const { return storage_.rows(); }
   /// The dataset's background value (Dataset::background).
-  float background() const { return background_; }
+  std::optional<float> background() const { return background_; }
 
  private:
   Eigen::MatrixXf storage_;      // (dim, capacity)
   std::vector<uint8_t> labels_;  // capacity
   Eigen::Index size_ = 0;
-  float background_ = 0.0f;
+  std::optional<float> background_;
 };
 
 }  // namespace dlsim::models

@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,10 @@ struct Dataset {
   uint32_t height = 1;
   uint32_t width = 1;
   uint32_t num_classes = 10;
-  /// The value of an absent feature (a black pixel), mapped as the features are when they are
-  /// normalised. Where most features take it, the input layer runs sparse products.
-  float background = 0.0f;
+  /// The value of an absent feature (a black pixel) in image data, mapped as the features are
+  /// when they are normalised; none for data without one (synthetic). Where most features take
+  /// it, the input layer runs sparse products.
+  std::optional<float> background;
 
   size_t size() const { return labels.size(); }
   size_t sample_dim() const { return static_cast<size_t>(channels) * height * width; }

@@ -107,6 +107,7 @@ Dataset read_idx_dataset(const std::filesystem::path& images_path,
                          const std::filesystem::path& labels_path, std::string name) {
   const IdxImages images = read_idx_images(images_path);
   Dataset data;
+  data.background = 0.0f;  // black
   data.labels = read_idx_labels(labels_path, data.num_classes);
   if (data.labels.size() != images.count) {
     fail(labels_path, 4,

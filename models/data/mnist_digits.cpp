@@ -28,6 +28,7 @@ Dataset empty_digits() {
   data.height = 28;
   data.width = 28;
   data.num_classes = kDigits;
+  data.background = 0.0f;  // black
   return data;
 }
 

@@ -26,7 +26,8 @@ Normalisation compute_normalisation(const Dataset& train) {
 
 void apply_normalisation(Dataset& data, const Normalisation& n) {
   data.features = (data.features.array() - n.mean) / n.stddev;
-  data.background = (data.background - n.mean) / n.stddev;  // the same float as a mapped pixel
+  if (data.background)  // the same float as a mapped pixel
+    data.background = (*data.background - n.mean) / n.stddev;
 }
 
 Normalisation normalise_split(DatasetSplit& split) {

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <vector>
 
-#include "models/layers/sparse_input.hpp"
 #include "sim/core/error.hpp"
 #include "test_data.hpp"
 
@@ -154,12 +153,9 @@ TEST_CASE("evaluation batches grow only the activations; training scratch follow
   // Training, 32 samples: activations (256 + 256 + 10) and two gradient buffers of the widest
   // width backward needs (256, not the input's 784); the output layer's transposes for dx
   // (32 x 10 and 32 x 256); each layer's column sums (256 + 256 and 10 + 10); no dx scratch for
-  // the input layer, whose sparse form (tried on every batch: the data's background is 0) is
-  // sized for 32 samples.
+  // the input layer, and no sparse form (the data has no background).
   const size_t floats = (256 + 256 + 10) * 32 + 2 * 256 * 32 + 32 * (10 + 256) + 512 + 20;
-  layers::SparseInput sparse_32;
-  sparse_32.reserve(784, 32);
-  CHECK(trained == floats * sizeof(float) + sparse_32.bytes());
+  CHECK(trained == floats * sizeof(float));
   m.evaluate(x, data, 500, 500);
   CHECK(m.workspace_bytes() - trained == (256 + 256 + 10) * (500 - 32) * sizeof(float));
   m.sgd_step(x, 0.01f, batch, rng);

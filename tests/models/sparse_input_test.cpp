@@ -169,7 +169,7 @@ TEST_CASE("a model hands its dataset's background to its input layer") {
   RandomStream data_rng(5, "data", 0);
   models::Dataset data = models::testing::sparse_images(4, 64, 32, 0.2, data_rng);
   models::Dataset dense_data = data;
-  dense_data.background = 1e30f;
+  dense_data.background = std::nullopt;
   RandomStream rng(6, "model", 0);
   const models::ModelSpec spec{models::MlpSpec{{24}, models::Activation::kRelu, {}}};
   models::Model model = models::Model::build(spec, models::InputShape{1, 1, 64, 4}, rng);

@@ -68,7 +68,7 @@ inline Dataset sparse_images(uint32_t classes, uint32_t dim, size_t count, doubl
     for (uint32_t i = 0; i < dim; ++i) {
       const double v = rng.uniform() < lit ? rng.uniform(0.0, 3.0) : 0.0;
       light[i * classes / dim] += v;
-      d.features(i, static_cast<Eigen::Index>(s)) = d.background + static_cast<float>(v);
+      d.features(i, static_cast<Eigen::Index>(s)) = *d.background + static_cast<float>(v);
     }
     d.labels.push_back(static_cast<uint8_t>(
         std::max_element(light.begin(), light.end()) - light.begin()));

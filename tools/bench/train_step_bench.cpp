@@ -75,11 +75,12 @@ Dataset bench_random_data(Eigen::Index dim, uint32_t classes) {
 Dataset digit_like_data(Eigen::Index dim, uint32_t classes) {
   Dataset d = bench_random_data(dim, classes);
   RandomStream rng(1, "bench-digits", 0);
-  d.background = -0.1307f / 0.3081f;
+  const float background = -0.1307f / 0.3081f;
+  d.background = background;
   for (Eigen::Index i = 0; i < d.features.size(); ++i)
     d.features.data()[i] = rng.uniform() < 0.19
-                               ? d.background + static_cast<float>(rng.uniform()) / 0.3081f
-                               : d.background;
+                               ? background + static_cast<float>(rng.uniform()) / 0.3081f
+                               : background;
   return d;
 }
 
