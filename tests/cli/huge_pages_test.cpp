@@ -1,11 +1,11 @@
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "binary_runner.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -20,12 +20,12 @@ json run_with_tunables(const char* tunables, const std::string& tag, const std::
   fs::create_directories(out.parent_path());
   const std::string env = tunables != nullptr ? std::string("env GLIBC_TUNABLES='") + tunables + "'"
                                               : std::string("env -u GLIBC_TUNABLES");
-  const std::string command = env + " " + more + " " + DLSIM_BINARY_DIR + "/dlsim run " +
-                              DLSIM_SOURCE_DIR + "/scenarios/smoke/detsgrad.json -o " +
-                              out.string() + " --quiet > /dev/null";
-  const int status = std::system(command.c_str());
-  REQUIRE(WIFEXITED(status));
-  REQUIRE(WEXITSTATUS(status) == 0);
+  const dlsim::testing::BinaryRun r = dlsim::testing::run_binary(
+      "huge-pages-" + tag,
+      std::string("run ") + DLSIM_SOURCE_DIR + "/scenarios/smoke/detsgrad.json -o " + out.string() +
+          " --quiet",
+      env + " " + more);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   std::ifstream in(out / "summary.json");
   return json::parse(in);
 }

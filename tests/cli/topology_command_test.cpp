@@ -1,48 +1,28 @@
 // `dlsim topology`: the report for the README's default job, and exit codes and error lines of
 // the built binary (run as a child process, as a user would).
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "binary_runner.hpp"
 #include "sim/cli/app.hpp"
+
+using dlsim::testing::BinaryRun;
+using dlsim::testing::read_text;
+using dlsim::testing::run_binary;
 
 namespace {
 
 const std::string kSource = DLSIM_SOURCE_DIR;
-const std::filesystem::path kScratch =
-    std::filesystem::path(DLSIM_BINARY_DIR) / "test-files" / "cli";
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+const std::filesystem::path& kScratch = dlsim::testing::kBinaryScratch;
 
 std::string write_file(const std::string& name, const std::string& text) {
   std::filesystem::create_directories(kScratch);
   const std::string path = (kScratch / name).string();
   std::ofstream(path) << text;
   return path;
-}
-
-struct Run {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-// Runs build/dlsim with `args`, capturing stdout and stderr in files named after `tag`.
-Run run_binary(const std::string& tag, const std::string& args) {
-  std::filesystem::create_directories(kScratch);
-  const auto out = kScratch / (tag + ".out"), err = kScratch / (tag + ".err");
-  const std::string command =
-      std::string(DLSIM_BINARY_DIR) + "/dlsim " + args + " >" + out.string() + " 2>" + err.string();
-  const int status = std::system(command.c_str());
-  return Run{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
 }
 
 }  // namespace
@@ -66,9 +46,10 @@ TEST_CASE("dlsim topology prints the torus4x4 metrics table") {
 }
 
 TEST_CASE("the dlsim binary exits 0 on a good file") {
-  const Run r = run_binary("good", kSource + "/topologies/examples/ring16.json");
+  const BinaryRun r = run_binary("good", kSource + "/topologies/examples/ring16.json");
   CHECK(r.exit_code == 2);  // no subcommand given
-  const Run ok = run_binary("good2", "topology " + kSource + "/topologies/examples/ring16.json");
+  const BinaryRun ok =
+      run_binary("good2", "topology " + kSource + "/topologies/examples/ring16.json");
   CHECK(ok.exit_code == 0);
   CHECK(ok.out.find("nodes         16\n") != std::string::npos);
   CHECK(ok.err.empty());
@@ -77,7 +58,7 @@ TEST_CASE("the dlsim binary exits 0 on a good file") {
 TEST_CASE("a bad unit exits 2 with the file and pointer on one stderr line") {
   const std::string file = write_file("bad_unit.json", R"({"kind": "ring", "n": 8,
       "bandwidth": "10 MB"})");
-  const Run r = run_binary("bad_unit", "topology " + file);
+  const BinaryRun r = run_binary("bad_unit", "topology " + file);
   CHECK(r.exit_code == 2);
   CHECK(r.out.empty());
   CHECK(r.err ==
@@ -85,7 +66,7 @@ TEST_CASE("a bad unit exits 2 with the file and pointer on one stderr line") {
 }
 
 TEST_CASE("a missing file exits 2 naming it") {
-  const Run r = run_binary("missing", "topology /nonexistent/topology.json");
+  const BinaryRun r = run_binary("missing", "topology /nonexistent/topology.json");
   CHECK(r.exit_code == 2);
   CHECK(r.err ==
         "dlsim: /nonexistent/topology.json: cannot open the file: No such file or directory\n");
@@ -95,7 +76,7 @@ TEST_CASE("command-line mistakes exit 2") {
   CHECK(run_binary("no_file", "topology").exit_code == 2);
   CHECK(run_binary("bad_option", "topology x.json --frobnicate").exit_code == 2);
   CHECK(run_binary("bad_command", "frobnicate").exit_code == 2);
-  const Run help = run_binary("help", "topology --help");
+  const BinaryRun help = run_binary("help", "topology --help");
   CHECK(help.exit_code == 0);
   CHECK(help.out.find("Usage: dlsim topology") != std::string::npos);
 }
@@ -103,14 +84,14 @@ TEST_CASE("command-line mistakes exit 2") {
 TEST_CASE("--dot writes the graph through a temporary file") {
   const auto dot = kScratch / "ring16.dot";
   std::filesystem::remove(dot);
-  const Run r = run_binary(
+  const BinaryRun r = run_binary(
       "dot", "topology " + kSource + "/topologies/examples/ring16.json --dot " + dot.string());
   CHECK(r.exit_code == 0);
   CHECK_FALSE(std::filesystem::exists(dot.string() + ".tmp"));
   const std::string text = read_text(dot);
   CHECK(text.starts_with("graph dlsim {\n"));
   CHECK(text.find("  0 -- 15 [latency=\"1ms\", bandwidth=\"1Gbps\"];\n") != std::string::npos);
-  const Run bad =
+  const BinaryRun bad =
       run_binary("dot_bad", "topology " + kSource +
                                 "/topologies/examples/ring16.json --dot /nonexistent/x.dot");
   CHECK(bad.exit_code == 2);
