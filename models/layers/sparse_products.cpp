@@ -14,8 +14,9 @@ namespace {
 
 #if defined(__AVX512F__)
 
-// Rows are handled in chunks of up to 16 vectors (256 floats): one accumulator register per
-// vector, the other operand read from memory by the FMA. The chunk's last vector is masked.
+// Rows are handled in chunks of up to 16 vectors (256 floats; 4 in the group forward): one
+// accumulator register per vector (and sample), the other operand read from memory by the FMA.
+// The chunk's last vector is masked.
 // Each kernel loops over all samples or features itself, so that consecutive (independent)
 // sums overlap in the pipeline; its pointers are offset to the chunk's first row.
 constexpr int kMaxVectors = 16;
@@ -40,33 +41,66 @@ void combine_columns(const float* m, Index ld, std::span<const uint32_t> index,
   }
 }
 
-// y(:, s) = (b + background * W 1) + W d(:, s) for every sample: the row sum in one pass over W,
-// then each sample's columns of W.
+// base = b + background * W 1 for the chunk's rows: the row sum in one pass over W.
 template <int NV>
-void forward_chunk(const float* w, Index ld, const SparseInput& x, const float* b, float* y,
-                   __mmask16 last) {
-  __m512 base[NV];
+void row_sum_chunk(const float* w, Index ld, Index features, float background, const float* b,
+                   float* base, __mmask16 last) {
+  __m512 sum[NV];
 #pragma GCC unroll 16
-  for (int v = 0; v < NV; ++v) base[v] = _mm512_setzero_ps();
-  for (Index j = 0; j < x.features(); ++j)
-#pragma GCC unroll 16
-    for (int v = 0; v < NV; ++v)
-      base[v] = _mm512_add_ps(base[v],
-                              _mm512_maskz_loadu_ps(lane_mask<NV>(v, last), w + j * ld + 16 * v));
-  const __m512 background = _mm512_set1_ps(x.background());
-#pragma GCC unroll 16
-  for (int v = 0; v < NV; ++v)
-    base[v] = _mm512_fmadd_ps(base[v], background,
-                              _mm512_maskz_loadu_ps(lane_mask<NV>(v, last), b + 16 * v));
-  for (Index s = 0; s < x.samples(); ++s) {
-    __m512 acc[NV];
-#pragma GCC unroll 16
-    for (int v = 0; v < NV; ++v) acc[v] = base[v];
-    combine_columns<NV>(w, ld, x.sample_features(s), x.sample_values(s), acc, last);
+  for (int v = 0; v < NV; ++v) sum[v] = _mm512_setzero_ps();
+  for (Index j = 0; j < features; ++j)
 #pragma GCC unroll 16
     for (int v = 0; v < NV; ++v)
-      _mm512_mask_storeu_ps(y + s * ld + 16 * v, lane_mask<NV>(v, last), acc[v]);
+      sum[v] = _mm512_add_ps(sum[v],
+                             _mm512_maskz_loadu_ps(lane_mask<NV>(v, last), w + j * ld + 16 * v));
+  const __m512 bg = _mm512_set1_ps(background);
+#pragma GCC unroll 16
+  for (int v = 0; v < NV; ++v) {
+    const __mmask16 m = lane_mask<NV>(v, last);
+    _mm512_mask_storeu_ps(base + 16 * v, m,
+                          _mm512_fmadd_ps(sum[v], bg, _mm512_maskz_loadu_ps(m, b + 16 * v)));
   }
+}
+
+// y(:, s) = base + W d(:, s) for the kGroup samples of one group (n of them real), the chunk's
+// rows: each of the group's columns of W is read once and used for all its samples. Zeros in
+// the group's values add nothing, so each sample's sum runs in the order of its own features.
+constexpr int kGroup = static_cast<int>(SparseInput::kGroup);
+constexpr int kMaxGroupVectors = 4;  // kGroup x 4 accumulators + 4 columns fit the 32 registers
+constexpr Index kGroupChunk = 16 * kMaxGroupVectors;
+
+template <int NV>
+void group_forward_chunk(const float* w, Index ld, std::span<const uint32_t> features,
+                         const float* values, const float* base, Index n, float* y,
+                         __mmask16 last) {
+  __m512 acc[kGroup * NV];  // sample k's vector v at k * NV + v (GCC keeps a flat array in
+                            // registers, not a two-dimensional one)
+#pragma GCC unroll 4
+  for (int v = 0; v < NV; ++v) {
+    const __m512 start = _mm512_maskz_loadu_ps(lane_mask<NV>(v, last), base + 16 * v);
+#pragma GCC unroll 4
+    for (int k = 0; k < kGroup; ++k) acc[k * NV + v] = start;
+  }
+  for (size_t e = 0; e < features.size(); ++e) {
+    const float* col = w + static_cast<Index>(features[e]) * ld;
+    __m512 column[NV];
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v)
+      column[v] = _mm512_maskz_loadu_ps(lane_mask<NV>(v, last), col + 16 * v);
+#pragma GCC unroll 4
+    for (int k = 0; k < kGroup; ++k) {
+      const __m512 value = _mm512_set1_ps(values[kGroup * e + static_cast<size_t>(k)]);
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v)
+        acc[k * NV + v] = _mm512_fmadd_ps(column[v], value, acc[k * NV + v]);
+    }
+  }
+#pragma GCC unroll 4
+  for (int k = 0; k < kGroup; ++k)
+    if (k < n)
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v)
+        _mm512_mask_storeu_ps(y + k * ld + 16 * v, lane_mask<NV>(v, last), acc[k * NV + v]);
 }
 
 // Weight column j's gradient for every j: scale * (start + sum over j's samples of d(j, s) *
@@ -91,28 +125,35 @@ void gradient_chunk(const float* dy, Index ld, const SparseInput& x, const float
   }
 }
 
-using ForwardChunk = void (*)(const float*, Index, const SparseInput&, const float*, float*,
-                              __mmask16);
+using RowSumChunk = void (*)(const float*, Index, Index, float, const float*, float*, __mmask16);
+using GroupForwardChunk = void (*)(const float*, Index, std::span<const uint32_t>, const float*,
+                                   const float*, Index, float*, __mmask16);
 using GradientChunk = void (*)(const float*, Index, const SparseInput&, const float*, float, bool,
                                float*, __mmask16);
 
 template <size_t... V>
-constexpr auto forward_table(std::index_sequence<V...>) {
-  return std::array<ForwardChunk, kMaxVectors>{&forward_chunk<static_cast<int>(V) + 1>...};
+constexpr auto row_sum_table(std::index_sequence<V...>) {
+  return std::array<RowSumChunk, kMaxVectors>{&row_sum_chunk<static_cast<int>(V) + 1>...};
+}
+template <size_t... V>
+constexpr auto group_forward_table(std::index_sequence<V...>) {
+  return std::array<GroupForwardChunk, kMaxGroupVectors>{
+      &group_forward_chunk<static_cast<int>(V) + 1>...};
 }
 template <size_t... V>
 constexpr auto gradient_table(std::index_sequence<V...>) {
   return std::array<GradientChunk, kMaxVectors>{&gradient_chunk<static_cast<int>(V) + 1>...};
 }
 
-constexpr auto kForward = forward_table(std::make_index_sequence<kMaxVectors>{});
+constexpr auto kRowSum = row_sum_table(std::make_index_sequence<kMaxVectors>{});
+constexpr auto kGroupForward = group_forward_table(std::make_index_sequence<kMaxGroupVectors>{});
 constexpr auto kGradient = gradient_table(std::make_index_sequence<kMaxVectors>{});
 
 // Calls f(r0, vectors - 1, last-vector mask) for each chunk of `rows`.
 template <class F>
-void for_each_chunk(Index rows, F&& f) {
-  for (Index r0 = 0; r0 < rows; r0 += kChunk) {
-    const Index len = std::min(kChunk, rows - r0);
+void for_each_chunk(Index rows, Index chunk, F&& f) {
+  for (Index r0 = 0; r0 < rows; r0 += chunk) {
+    const Index len = std::min(chunk, rows - r0);
     const Index vectors = (len + 15) / 16;
     const Index tail = len - 16 * (vectors - 1);
     f(r0, static_cast<size_t>(vectors - 1),
@@ -127,23 +168,34 @@ void for_each_chunk(Index rows, F&& f) {
 void sparse_forward(const float* w, const float* b, Index out, const SparseInput& x, float* base,
                     float* y) {
 #if defined(__AVX512F__)
-  (void)base;  // the row sums stay in registers
-  for_each_chunk(out, [&](Index r0, size_t nv, __mmask16 last) {
-    kForward[nv](w + r0, out, x, b + r0, y + r0, last);
+  for_each_chunk(out, kChunk, [&](Index r0, size_t nv, __mmask16 last) {
+    kRowSum[nv](w + r0, out, x.features(), x.background(), b + r0, base + r0, last);
   });
+  for (Index g = 0; g < x.groups(); ++g) {
+    const Index s0 = g * SparseInput::kGroup;
+    const Index n = std::min(SparseInput::kGroup, x.samples() - s0);
+    for_each_chunk(out, kGroupChunk, [&](Index r0, size_t nv, __mmask16 last) {
+      kGroupForward[nv](w + r0, out, x.group_features(g), x.group_values(g), base + r0, n,
+                        y + s0 * out + r0, last);
+    });
+  }
 #else
   using Column = Eigen::Map<const Eigen::VectorXf>;
   Eigen::Map<Eigen::VectorXf> sum(base, out);
   sum.setZero();
   for (Index j = 0; j < x.features(); ++j) sum += Column(w + j * out, out);
   sum = Column(b, out) + x.background() * sum;
-  for (Index s = 0; s < x.samples(); ++s) {
-    Eigen::Map<Eigen::VectorXf> ys(y + s * out, out);
-    ys = sum;
-    const auto features = x.sample_features(s);
-    const auto values = x.sample_values(s);
+  for (Index s = 0; s < x.samples(); ++s) Eigen::Map<Eigen::VectorXf>(y + s * out, out) = sum;
+  for (Index g = 0; g < x.groups(); ++g) {
+    const Index s0 = g * SparseInput::kGroup;
+    const Index n = std::min(SparseInput::kGroup, x.samples() - s0);
+    const auto features = x.group_features(g);
+    const float* values = x.group_values(g);
     for (size_t e = 0; e < features.size(); ++e)
-      ys += values[e] * Column(w + features[e] * out, out);
+      for (Index k = 0; k < n; ++k)
+        Eigen::Map<Eigen::VectorXf>(y + (s0 + k) * out, out) +=
+            values[SparseInput::kGroup * e + static_cast<size_t>(k)] *
+            Column(w + features[e] * out, out);
   }
 #endif
 }
@@ -153,7 +205,7 @@ void sparse_weight_gradient(const float* dy, const float* dy_sum, Index out, con
   for (Index r = 0; r < out; ++r) base[r] = x.background() * dy_sum[r];
   const bool accumulate = mode == Accumulate::kYes;
 #if defined(__AVX512F__)
-  for_each_chunk(out, [&](Index r0, size_t nv, __mmask16 last) {
+  for_each_chunk(out, kChunk, [&](Index r0, size_t nv, __mmask16 last) {
     kGradient[nv](dy + r0, out, x, base + r0, scale, accumulate, grad + r0, last);
   });
 #else

@@ -1,9 +1,9 @@
 // The input layer's two products with a SparseInput x = background + d, W (out x in) column-major:
 //   forward   y = W x + b = W d + (b + background * W 1)
 //   gradient  dW = dy x^T = dy d^T + background * (dy 1) 1^T
-// Work is proportional to d's entries, plus one pass over W each (the forward's row sum W 1 is
-// taken in the same pass). Equal to the dense products up to rounding (the sums run in another
-// order), not bit for bit.
+// Work is proportional to d's entries, plus one pass over W each (the forward's for the row sum
+// W 1). The forward reads each column of W once per group of samples that uses it. Equal to the
+// dense products up to rounding (the sums run in another order), not bit for bit.
 #pragma once
 
 #include "models/layers/layer.hpp"

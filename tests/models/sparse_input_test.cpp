@@ -55,30 +55,52 @@ TEST_CASE("a sparse input lists exactly the entries that differ from the backgro
   in.reserve(37, 19);
   CHECK(in.bytes() > small);
   REQUIRE(in.build(ConstAct(x.data(), 37, 19), kBackground));
-  MatrixXf by_sample = MatrixXf::Constant(37, 19, kBackground);
-  MatrixXf by_feature = by_sample;
-  Index entries = 0;
-  for (Index s = 0; s < 19; ++s) {
-    const auto features = in.sample_features(s);
-    const auto values = in.sample_values(s);
+  MatrixXf by_group = MatrixXf::Constant(37, 19, kBackground);
+  MatrixXf by_feature = by_group;
+  CHECK(in.groups() == 5);  // 4 + 4 + 4 + 4 + 3: the last group is short
+  Index features_listed = 0;
+  for (Index g = 0; g < in.groups(); ++g) {
+    const auto features = in.group_features(g);
+    const float* values = in.group_values(g);
     for (size_t e = 0; e < features.size(); ++e) {
       if (e > 0) CHECK(features[e] > features[e - 1]);
-      CHECK(values[e] == x(features[e], s) - kBackground);  // d, exactly as x - background
-      by_sample(features[e], s) += values[e];
-      ++entries;
+      bool any = false;
+      for (Index k = 0; k < SparseInput::kGroup; ++k) {
+        const float d = values[SparseInput::kGroup * e + static_cast<size_t>(k)];
+        const Index s = g * SparseInput::kGroup + k;
+        if (s >= 19) {
+          CHECK(d == 0.0f);  // lanes past the batch
+          continue;
+        }
+        CHECK(d == x(features[e], s) - kBackground);  // d, exactly as x - background (0 there)
+        by_group(features[e], s) += d;
+        any |= d != 0.0f;
+      }
+      CHECK(any);  // listed only where some sample of the group differs
+      ++features_listed;
     }
   }
+  Index union_size = 0;  // features where some sample of the group differs, over the groups
+  for (Index g = 0; g < 5; ++g)
+    for (Index j = 0; j < 37; ++j)
+      union_size += (x.row(j).segment(4 * g, std::min<Index>(4, 19 - 4 * g)).array() != kBackground)
+                        .any()
+                        ? 1
+                        : 0;
+  CHECK(features_listed == union_size);
+  Index entries = 0;
   for (Index j = 0; j < 37; ++j) {
     const auto samples = in.feature_samples(j);
     const auto values = in.feature_values(j);
     for (size_t e = 0; e < samples.size(); ++e) {
       if (e > 0) CHECK(samples[e] > samples[e - 1]);
       by_feature(j, samples[e]) += values[e];
+      ++entries;
     }
   }
   CHECK(entries == (x.array() != kBackground).count());
   CHECK(entries > 0);
-  CHECK(relative_gap(by_sample, x) < 1e-6);
+  CHECK(relative_gap(by_group, x) < 1e-6);
   CHECK(relative_gap(by_feature, x) < 1e-6);
 }
 
