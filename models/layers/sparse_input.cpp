@@ -96,13 +96,11 @@ Index scan_group(const float* x, Index features, Index n, float background, uint
                            _mm512_shuffle_f32x4(hi01, hi23, _MM_SHUFFLE(2, 0, 2, 0)),
                            _mm512_shuffle_f32x4(hi01, hi23, _MM_SHUFFLE(3, 1, 3, 1))};
     // Compress in registers and store whole vectors into the slack (as scan_run does).
-    _mm512_storeu_si512(index + count,
-                        _mm512_maskz_compress_epi32(any, _mm512_sub_epi32(
-                                                             position, _mm512_set1_epi32(16))));
+    _mm512_storeu_si512(index + count, _mm512_maskz_compress_epi32(
+                                           any, _mm512_sub_epi32(position, _mm512_set1_epi32(16))));
     for (int q = 0; q < 4; ++q) {
       const unsigned nibble = (any >> (4 * q)) & 0xfu;
-      _mm512_storeu_ps(values + kGroup * count,
-                       _mm512_maskz_compress_ps(kSpread[nibble], out[q]));
+      _mm512_storeu_ps(values + kGroup * count, _mm512_maskz_compress_ps(kSpread[nibble], out[q]));
       count += _mm_popcnt_u32(nibble);
     }
   }
@@ -129,8 +127,8 @@ void SparseInput::reserve(Index features, Index samples) {
   if (features == features_ && samples <= max_samples_) return;
   features_ = features;
   max_samples_ = std::max(samples, max_samples_);
-  capacity_ = static_cast<Index>(std::floor(kMaxDensity * static_cast<double>(features) *
-                                            static_cast<double>(max_samples_)));
+  capacity_ = static_cast<Index>(
+      std::floor(kMaxDensity * static_cast<double>(features) * static_cast<double>(max_samples_)));
   const auto entries = static_cast<size_t>(capacity_ + slack(features, max_samples_));
   transposed_.reset(new float[static_cast<size_t>(features * max_samples_)]);
   start_.reset(new uint32_t[static_cast<size_t>(features) + 1]);
@@ -165,8 +163,7 @@ bool SparseInput::build(ConstAct x, float background) {
   for (Index g = 0; g < groups(); ++g) {
     const Index s0 = g * kGroup;
     total += scan_group(x.col(s0).data(), features_, std::min(kGroup, samples_ - s0), background,
-                        group_feature_.get() + total, group_value_.get() + kGroup * total,
-                        entries);
+                        group_feature_.get() + total, group_value_.get() + kGroup * total, entries);
     if (entries > limit) return false;
     group_start_[g + 1] = static_cast<uint32_t>(total);
   }

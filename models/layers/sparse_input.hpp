@@ -52,13 +52,13 @@ class SparseInput {
   float background_ = 0.0f;
   Index features_ = 0;
   Index samples_ = 0;
-  Index max_samples_ = 0;                     // reserved
-  Index capacity_ = 0;                        // entries at kMaxDensity of max_samples_ samples
-  std::unique_ptr<float[]> transposed_;       // (max_samples_, features): x^T
-  std::unique_ptr<uint32_t[]> start_;         // features + 1
-  std::unique_ptr<uint32_t[]> sample_;        // capacity + slack, by feature
-  std::unique_ptr<float[]> value_;            // capacity + slack, by feature
-  std::unique_ptr<uint32_t[]> group_start_;   // groups + 1
+  Index max_samples_ = 0;                      // reserved
+  Index capacity_ = 0;                         // entries at kMaxDensity of max_samples_ samples
+  std::unique_ptr<float[]> transposed_;        // (max_samples_, features): x^T
+  std::unique_ptr<uint32_t[]> start_;          // features + 1
+  std::unique_ptr<uint32_t[]> sample_;         // capacity + slack, by feature
+  std::unique_ptr<float[]> value_;             // capacity + slack, by feature
+  std::unique_ptr<uint32_t[]> group_start_;    // groups + 1
   std::unique_ptr<uint32_t[]> group_feature_;  // capacity + slack, by group
   std::unique_ptr<float[]> group_value_;       // kGroup * (capacity + slack), by group
 };

@@ -51,8 +51,8 @@ void row_sum_chunk(const float* w, Index ld, Index features, float background, c
   for (Index j = 0; j < features; ++j)
 #pragma GCC unroll 16
     for (int v = 0; v < NV; ++v)
-      sum[v] = _mm512_add_ps(sum[v],
-                             _mm512_maskz_loadu_ps(lane_mask<NV>(v, last), w + j * ld + 16 * v));
+      sum[v] =
+          _mm512_add_ps(sum[v], _mm512_maskz_loadu_ps(lane_mask<NV>(v, last), w + j * ld + 16 * v));
   const __m512 bg = _mm512_set1_ps(background);
 #pragma GCC unroll 16
   for (int v = 0; v < NV; ++v) {

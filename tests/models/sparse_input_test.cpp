@@ -83,10 +83,10 @@ TEST_CASE("a sparse input lists exactly the entries that differ from the backgro
   Index union_size = 0;  // features where some sample of the group differs, over the groups
   for (Index g = 0; g < 5; ++g)
     for (Index j = 0; j < 37; ++j)
-      union_size += (x.row(j).segment(4 * g, std::min<Index>(4, 19 - 4 * g)).array() != kBackground)
-                        .any()
-                        ? 1
-                        : 0;
+      union_size +=
+          (x.row(j).segment(4 * g, std::min<Index>(4, 19 - 4 * g)).array() != kBackground).any()
+              ? 1
+              : 0;
   CHECK(features_listed == union_size);
   Index entries = 0;
   for (Index j = 0; j < 37; ++j) {
