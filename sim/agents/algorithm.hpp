@@ -6,7 +6,8 @@
 //   communicate(a)  at a's step event, in event order: send what prepare decided.
 //   receive(a, m)   when a message reaches a; may answer (pull requests).
 //   update(a)       apply iteration k's update; touches only a's state and immutable snapshots,
-//                   so it too runs in parallel. The driver then advances a.iteration.
+//                   so it too runs in parallel. The driver then advances a.iteration. In sync
+//                   mode it may run in column blocks instead (update_block_size).
 // In sync mode the gradient comes after prepare(a), in the same parallel phase: from the driver
 // (a.g), or from the algorithm's fused_local_step(a), which also applies its gradient term.
 // Collective algorithms (all-reduce) also get every agent at once, serially, between the phases:
@@ -34,6 +35,16 @@ class Algorithm {
   virtual void communicate(Agent& a, Outbox& out) = 0;
   virtual void receive(Agent& a, const Message& m, Outbox& out) = 0;
   virtual void update(Agent& a) = 0;
+  /// Sync mode, optional: update() in column blocks, so that agents that read one another's
+  /// snapshots read each block of them from memory once per round, not once per reader. When
+  /// this is > 0 the driver calls, for a range of agents, update_begin(a) on each, then
+  /// update_block(a, start, len) for each block [start, start + len) of the parameters (blocks of
+  /// this many, the last shorter) on each agent in turn, then update_end(a) on each. The result
+  /// must equal update(a)'s, bit for bit.
+  virtual Eigen::Index update_block_size() const { return 0; }
+  virtual void update_begin(Agent&) {}
+  virtual void update_block(Agent&, Eigen::Index /*start*/, Eigen::Index /*len*/) {}
+  virtual void update_end(Agent&) {}
   /// Sync mode, optional: called right after prepare(a), in the parallel phase. Computes a's
   /// stochastic gradient at a.x (setting a.loss) and applies the algorithm's gradient term to
   /// a.x at once, fused with the gradient computation (a.g is not written); update() then applies

@@ -13,35 +13,12 @@ namespace {
 // Passes over the parameters run in blocks that stay in L1 between their steps: the models are
 // larger than the caches, so passes over memory, not flops, are what an iteration costs.
 constexpr Eigen::Index kBlock = 2048;
+// The driver's blocks for update_block: whole L1 blocks (the drift norm sums the same blocks
+// whichever way the update runs), long enough for the prefetchers to stream each.
+constexpr Eigen::Index kDriverBlock = 4 * kBlock;
 
 // Distinguishes Detsgrad objects in the thread-local step-size memo (addresses get reused).
 std::atomic<uint64_t> instances{0};
-
-// A norm in the trigger's kind, accumulated block by block (float within a block, double across
-// blocks), so the same blocks give the same value whichever pass computes it.
-class NormAccumulator {
- public:
-  explicit NormAccumulator(DriftNorm norm) : norm_(norm) {}
-  template <class Block>
-  void add(const Block& d) {
-    switch (norm_) {
-      case DriftNorm::kL2:
-        total_ += static_cast<double>(d.squaredNorm());
-        break;
-      case DriftNorm::kL1:
-        total_ += static_cast<double>(d.template lpNorm<1>());
-        break;
-      case DriftNorm::kLinf:
-        total_ = std::max(total_, static_cast<double>(d.template lpNorm<Eigen::Infinity>()));
-        break;
-    }
-  }
-  double value() const { return norm_ == DriftNorm::kL2 ? std::sqrt(total_) : total_; }
-
- private:
-  DriftNorm norm_;
-  double total_ = 0.0;
-};
 
 }  // namespace
 
@@ -172,46 +149,67 @@ bool Detsgrad::store_cache(PerAgent& s, bool compute, size_t degree) const {
   return store;
 }
 
+Eigen::Index Detsgrad::update_block_size() const { return kDriverBlock; }
+
 void Detsgrad::update(Agent& a) {
+  update_begin(a);
+  for (Eigen::Index start = 0; start < a.x.size(); start += kDriverBlock)
+    update_block(a, start, std::min(kDriverBlock, a.x.size() - start));
+  update_end(a);
+}
+
+void Detsgrad::update_begin(Agent& a) {
   PerAgent& s = state_[a.id.value];
+  UpdatePass& u = s.pass;
   const Steps& st = steps(s, a.iteration);
   if (s.dirty) {
     s.held_count = 0;
     for (const Snapshot& copy : s.held) s.held_count += copy ? 1 : 0;
   }
   // Before i's first broadcast, x^_i is its own state (nothing differs from what it would send).
-  const bool from_broadcast = spec_.consensus == ConsensusBase::kBroadcast && s.broadcast;
-  DLSIM_CHECK(from_broadcast || !s.fused, "fused DETSGRAD step without a broadcast copy");
-  const bool compute = s.dirty || !s.cache_valid;
-  const bool store = store_cache(s, compute, s.held.size());
-  const float held = static_cast<float>(s.held_count);
-  const bool track = trigger_.needs_drift() && s.broadcast;
-  NormAccumulator drift(trigger_.spec().norm);
+  u.from_broadcast = spec_.consensus == ConsensusBase::kBroadcast && s.broadcast;
+  DLSIM_CHECK(u.from_broadcast || !s.fused, "fused DETSGRAD step without a broadcast copy");
+  u.compute = s.dirty || !s.cache_valid;
+  u.store = store_cache(s, u.compute, s.held.size());
+  u.held = static_cast<float>(s.held_count);
+  u.alpha_s = st.alpha_s;
+  u.beta = st.beta;
+  u.track = trigger_.needs_drift() && s.broadcast;
+  u.drift = NormAccumulator(trigger_.spec().norm);
+}
+
+void Detsgrad::update_block(Agent& a, Eigen::Index start, Eigen::Index len) {
+  PerAgent& s = state_[a.id.value];
+  UpdatePass& u = s.pass;
   alignas(64) float scratch[kBlock];
   // One pass in L1-sized blocks: the consensus input (from the copies, or the cache), the update,
   // and the drift ||x_{k+1} - x^_i|| that the next prepare() compares with the threshold.
-  for (Eigen::Index start = 0; start < a.x.size(); start += kBlock) {
-    const Eigen::Index len = std::min(kBlock, a.x.size() - start);
-    Eigen::Map<ParamVector> temp(scratch, len);
-    auto c = store || !compute ? Eigen::Ref<ParamVector>(s.cache.segment(start, len))
-                               : Eigen::Ref<ParamVector>(temp);
-    if (compute) consensus_block(s, from_broadcast, start, c);
-    auto x = a.x.segment(start, len);
-    if (from_broadcast) {
+  for (const Eigen::Index end = start + len; start < end; start += kBlock) {
+    const Eigen::Index n = std::min(kBlock, end - start);
+    Eigen::Map<ParamVector> temp(scratch, n);
+    auto c = u.store || !u.compute ? Eigen::Ref<ParamVector>(s.cache.segment(start, n))
+                                   : Eigen::Ref<ParamVector>(temp);
+    if (u.compute) consensus_block(s, u.from_broadcast, start, c);
+    auto x = a.x.segment(start, n);
+    if (u.from_broadcast) {
       // Gradient term first, as the fused step applies it: both paths round alike (bit for bit
       // with a learner whose gradient_step is the default one).
-      if (!s.fused) x.noalias() -= st.alpha_s * a.g.segment(start, len);
-      x.noalias() -= st.beta * c;
+      if (!s.fused) x.noalias() -= u.alpha_s * a.g.segment(start, n);
+      x.noalias() -= u.beta * c;
     } else {
       // sum_j (x_i - x^_j) = held * x_i - sum_j x^_j, with x_i this iteration's state.
-      x = x - st.beta * (held * x - c) - st.alpha_s * a.g.segment(start, len);
+      x = x - u.beta * (u.held * x - c) - u.alpha_s * a.g.segment(start, n);
     }
-    if (track) drift.add(x - s.broadcast->segment(start, len));
+    if (u.track) u.drift.add(x - s.broadcast->segment(start, n));
   }
+}
+
+void Detsgrad::update_end(Agent& a) {
+  PerAgent& s = state_[a.id.value];
   s.dirty = false;
   s.fused = false;
-  s.drift_ready = track;
-  s.next_drift = drift.value();
+  s.drift_ready = s.pass.track;
+  s.next_drift = s.pass.drift.value();
 }
 
 }  // namespace dlsim

@@ -7,6 +7,8 @@
 // computes the next drift norm in the same pass over the parameters.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -40,6 +42,10 @@ class Detsgrad final : public Algorithm {
   void communicate(Agent& a, Outbox& out) override;
   void receive(Agent& a, const Message& m, Outbox& out) override;
   void update(Agent& a) override;
+  Eigen::Index update_block_size() const override;
+  void update_begin(Agent& a) override;
+  void update_block(Agent& a, Eigen::Index start, Eigen::Index len) override;
+  void update_end(Agent& a) override;
 
   /// The drift ||x_i - x^_i|| computed by the last prepare() (the trigger's statistic).
   double last_drift(AgentId i) const { return state_[i.value].drift; }
@@ -53,11 +59,46 @@ class Detsgrad final : public Algorithm {
     float alpha_s = 0.0f;
     float beta = 0.0f;
   };
+  // A norm in the trigger's kind, accumulated block by block (float within a block, double across
+  // blocks), so the same blocks give the same value whichever pass computes it.
+  class NormAccumulator {
+   public:
+    explicit NormAccumulator(DriftNorm norm) : norm_(norm) {}
+    template <class Block>
+    void add(const Block& d) {
+      switch (norm_) {
+        case DriftNorm::kL2:
+          total_ += static_cast<double>(d.squaredNorm());
+          break;
+        case DriftNorm::kL1:
+          total_ += static_cast<double>(d.template lpNorm<1>());
+          break;
+        case DriftNorm::kLinf:
+          total_ = std::max(total_, static_cast<double>(d.template lpNorm<Eigen::Infinity>()));
+          break;
+      }
+    }
+    double value() const { return norm_ == DriftNorm::kL2 ? std::sqrt(total_) : total_; }
+
+   private:
+    DriftNorm norm_;
+    double total_ = 0.0;
+  };
+  struct UpdatePass {  // what update_begin decided for this iteration's pass over the blocks
+    bool from_broadcast = false;  // the consensus reads x^_i (else x_i)
+    bool compute = false;         // the consensus input is computed from the copies
+    bool store = false;           // ... and written to the cache
+    bool track = false;           // the pass computes the next drift norm
+    float held = 0.0f;            // copies held
+    float alpha_s = 0.0f;
+    float beta = 0.0f;
+    NormAccumulator drift{DriftNorm::kL2};
+  };
   struct PerAgent {
     Snapshot broadcast;          // x^_i: what i last sent (null before its first event)
     std::vector<Snapshot> held;  // x^_j per neighbour, in neighbour order (null: none yet)
     Snapshot pending;            // prepared snapshot to send, when the trigger fired
-    SnapshotPool pool;  // buffers of i's snapshots
+    SnapshotPool pool;           // buffers of i's snapshots
     // Consensus input: with a broadcast copy and kBroadcast, held * x^_i - sum_j x^_j;
     // otherwise sum_j x^_j (the term then reads x_i). Between events it stays fixed, so it is
     // cached while events are rare (allocated on first use), and recomputed block by block in
@@ -73,6 +114,7 @@ class Detsgrad final : public Algorithm {
     double drift = 0.0;
     double next_drift = 0.0;
     Steps steps;
+    UpdatePass pass;
   };
 
   const Steps& steps(PerAgent& s, int64_t k) const;

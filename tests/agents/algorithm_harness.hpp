@@ -4,6 +4,7 @@
 // expected values can be derived by hand. The real drivers are tested with the network model.
 #pragma once
 
+#include <algorithm>
 #include <deque>
 #include <vector>
 
@@ -53,8 +54,13 @@ inline std::vector<Agent> make_agents(const std::vector<ParamVector>& x0,
   return agents;
 }
 
+/// How run_round applies the updates: update(a) agent after agent, or (for algorithms with an
+/// update_block_size) as the sync driver's one thread does, block after block over all agents.
+enum class UpdateOrder { kPerAgent, kBlocks };
+
 /// One synchronous round of every agent, in agent order; returns the messages sent.
-inline int run_round(Algorithm& alg, std::vector<Agent>& agents) {
+inline int run_round(Algorithm& alg, std::vector<Agent>& agents,
+                     UpdateOrder order = UpdateOrder::kPerAgent) {
   QueueOutbox out;
   for (Agent& a : agents) {  // the sync driver's order: prepare, then the (fused) local step
     alg.prepare(a);
@@ -68,7 +74,15 @@ inline int run_round(Algorithm& alg, std::vector<Agent>& agents) {
     else alg.receive_service(m, out);  // EASGD's server, node n
   }
   alg.before_updates(agents);
-  for (Agent& a : agents) alg.update(a);
+  const Eigen::Index block = alg.update_block_size();
+  if (order == UpdateOrder::kBlocks && block > 0) {
+    for (Agent& a : agents) alg.update_begin(a);
+    for (Eigen::Index start = 0; start < agents[0].x.size(); start += block)
+      for (Agent& a : agents) alg.update_block(a, start, std::min(block, a.x.size() - start));
+    for (Agent& a : agents) alg.update_end(a);
+  } else {
+    for (Agent& a : agents) alg.update(a);
+  }
   alg.after_updates(agents);
   for (Agent& a : agents) ++a.iteration;
   return out.sent;

@@ -13,6 +13,12 @@ inline topo::Graph line_graph(uint32_t n) {
   return topo::Graph(n, edges);
 }
 
+inline topo::Graph ring_graph(uint32_t n) {  // n >= 3
+  std::vector<topo::Edge> edges;
+  for (uint32_t i = 0; i < n; ++i) edges.push_back({i, (i + 1) % n, SimTime{}, 1});
+  return topo::Graph(n, edges);
+}
+
 inline topo::Graph complete_graph(uint32_t n) {
   std::vector<topo::Edge> edges;
   for (uint32_t i = 0; i < n; ++i)
