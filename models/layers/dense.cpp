@@ -40,7 +40,7 @@ void Dense::forward(const float* p, ConstAct x, Act y, Phase, RandomStream*) {
   // y (out, n) = W (out, in) * x (in, n) + b
   const Index n = x.cols();
   // Large batches (evaluation) run dense: there the product reuses each block of W for hundreds
-  // of samples and beats the sparse one, which reads W's columns sample by sample.
+  // of samples and beats the sparse one, which reads W's columns once per group of 4 samples.
   sparse_forward_ = false;
   if (background_ && n <= SparseInput::kMaxSamples) {
     sparse_.reserve(in_size_, n);  // on first use: only the input layer needs these buffers

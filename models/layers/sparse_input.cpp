@@ -61,7 +61,7 @@ Index scan_group(const float* x, Index features, Index n, float background, uint
                                            0x0ff0, 0x0fff, 0xf000, 0xf00f, 0xf0f0, 0xf0ff,
                                            0xff00, 0xff0f, 0xfff0, 0xffff};
   const __m512 bg = _mm512_set1_ps(background);
-  __m512i position = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   for (; j < features; j += 16) {
     const __mmask16 valid =
         features - j >= 16 ? __mmask16(0xffff) : __mmask16((1u << (features - j)) - 1u);
@@ -69,13 +69,13 @@ Index scan_group(const float* x, Index features, Index n, float background, uint
     __mmask16 any = 0;
     for (Index k = 0; k < kGroup; ++k) {
       // Lanes past the batch or the features read as background: d = 0, not differing.
+      const __mmask16 real = k < n ? valid : __mmask16(0);
       const __m512 v = k < n ? _mm512_mask_loadu_ps(bg, valid, x + k * features + j) : bg;
-      const __mmask16 differs = _mm512_cmp_ps_mask(v, bg, _CMP_NEQ_UQ);
+      const __mmask16 differs = _mm512_mask_cmp_ps_mask(real, v, bg, _CMP_NEQ_UQ);
       entries += _mm_popcnt_u32(differs);
       any |= differs;
       d[k] = _mm512_sub_ps(v, bg);
     }
-    position = _mm512_add_epi32(position, _mm512_set1_epi32(16));
     if (any == 0) continue;  // image borders: long runs of blank features
     // Transpose (samples, 16 features) to 16 features of 4 samples: out[q] holds features
     // 4q .. 4q + 3. In each 128-bit lane L, u[r] gets feature 4L + r; then the lanes are gathered.
@@ -96,8 +96,9 @@ Index scan_group(const float* x, Index features, Index n, float background, uint
                            _mm512_shuffle_f32x4(hi01, hi23, _MM_SHUFFLE(2, 0, 2, 0)),
                            _mm512_shuffle_f32x4(hi01, hi23, _MM_SHUFFLE(3, 1, 3, 1))};
     // Compress in registers and store whole vectors into the slack (as scan_run does).
-    _mm512_storeu_si512(index + count, _mm512_maskz_compress_epi32(
-                                           any, _mm512_sub_epi32(position, _mm512_set1_epi32(16))));
+    _mm512_storeu_si512(index + count,
+                        _mm512_maskz_compress_epi32(
+                            any, _mm512_add_epi32(lanes, _mm512_set1_epi32(static_cast<int>(j)))));
     for (int q = 0; q < 4; ++q) {
       const unsigned nibble = (any >> (4 * q)) & 0xfu;
       _mm512_storeu_ps(values + kGroup * count, _mm512_maskz_compress_ps(kSpread[nibble], out[q]));
@@ -110,8 +111,9 @@ Index scan_group(const float* x, Index features, Index n, float background, uint
     for (Index k = 0; k < kGroup; ++k) {
       const float v = k < n ? x[k * features + j] : background;
       values[kGroup * count + k] = v - background;
-      differs |= v != background;
-      entries += v != background ? 1 : 0;
+      const bool lit = k < n && v != background;
+      differs |= lit;
+      entries += lit ? 1 : 0;
     }
     index[count] = static_cast<uint32_t>(j);
     count += differs ? 1 : 0;

@@ -16,9 +16,9 @@ namespace {
 
 // Rows are handled in chunks of up to 16 vectors (256 floats; 4 in the group forward): one
 // accumulator register per vector (and sample), the other operand read from memory by the FMA.
-// The chunk's last vector is masked.
-// Each kernel loops over all samples or features itself, so that consecutive (independent)
-// sums overlap in the pipeline; its pointers are offset to the chunk's first row.
+// The chunk's last vector is masked. Each kernel loops over all the features it combines itself,
+// so that consecutive (independent) sums overlap in the pipeline; its pointers are offset to the
+// chunk's first row.
 constexpr int kMaxVectors = 16;
 constexpr Index kChunk = 16 * kMaxVectors;
 
@@ -63,8 +63,10 @@ void row_sum_chunk(const float* w, Index ld, Index features, float background, c
 }
 
 // y(:, s) = base + W d(:, s) for the kGroup samples of one group (n of them real), the chunk's
-// rows: each of the group's columns of W is read once and used for all its samples. Zeros in
-// the group's values add nothing, so each sample's sum runs in the order of its own features.
+// rows: each of the group's columns of W is read once and used for all its samples. A sample
+// absent from a column adds W * 0: with finite W that changes nothing but a -0 sum into +0, so
+// each sample's sum is the one it would take over its own features alone. (An infinite weight
+// already makes every sum non-finite through the row sum in base; it may then be NaN, not inf.)
 constexpr int kGroup = static_cast<int>(SparseInput::kGroup);
 constexpr int kMaxGroupVectors = 4;  // kGroup x 4 accumulators + 4 columns fit the 32 registers
 constexpr Index kGroupChunk = 16 * kMaxGroupVectors;

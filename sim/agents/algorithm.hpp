@@ -39,8 +39,8 @@ class Algorithm {
   /// snapshots read each block of them from memory once per round, not once per reader. When
   /// this is > 0 the driver calls, for a range of agents, update_begin(a) on each, then
   /// update_block(a, start, len) for each block [start, start + len) of the parameters (blocks of
-  /// this many, the last shorter) on each agent in turn, then update_end(a) on each. The result
-  /// must equal update(a)'s, bit for bit.
+  /// this many, the last shorter, so start is a multiple of it) on each agent in turn, then
+  /// update_end(a) on each. The result must equal update(a)'s, bit for bit.
   virtual Eigen::Index update_block_size() const { return 0; }
   virtual void update_begin(Agent&) {}
   virtual void update_block(Agent&, Eigen::Index /*start*/, Eigen::Index /*len*/) {}

@@ -16,6 +16,7 @@ constexpr Eigen::Index kBlock = 2048;
 // The driver's blocks for update_block: whole L1 blocks (the drift norm sums the same blocks
 // whichever way the update runs), long enough for the prefetchers to stream each.
 constexpr Eigen::Index kDriverBlock = 4 * kBlock;
+static_assert(kDriverBlock % kBlock == 0);
 
 // Distinguishes Detsgrad objects in the thread-local step-size memo (addresses get reused).
 std::atomic<uint64_t> instances{0};
@@ -179,6 +180,7 @@ void Detsgrad::update_begin(Agent& a) {
 }
 
 void Detsgrad::update_block(Agent& a, Eigen::Index start, Eigen::Index len) {
+  DLSIM_CHECK(start % kBlock == 0, "update block at {}, not a multiple of {}", start, kBlock);
   PerAgent& s = state_[a.id.value];
   UpdatePass& u = s.pass;
   alignas(64) float scratch[kBlock];

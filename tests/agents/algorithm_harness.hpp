@@ -76,9 +76,14 @@ inline int run_round(Algorithm& alg, std::vector<Agent>& agents,
   alg.before_updates(agents);
   const Eigen::Index block = alg.update_block_size();
   if (order == UpdateOrder::kBlocks && block > 0) {
-    for (Agent& a : agents) alg.update_begin(a);
-    for (Eigen::Index start = 0; start < agents[0].x.size(); start += block)
-      for (Agent& a : agents) alg.update_block(a, start, std::min(block, a.x.size() - start));
+    Eigen::Index size = 0;
+    for (Agent& a : agents) {
+      alg.update_begin(a);
+      size = std::max(size, a.x.size());
+    }
+    for (Eigen::Index start = 0; start < size; start += block)
+      for (Agent& a : agents)
+        if (start < a.x.size()) alg.update_block(a, start, std::min(block, a.x.size() - start));
     for (Agent& a : agents) alg.update_end(a);
   } else {
     for (Agent& a : agents) alg.update(a);

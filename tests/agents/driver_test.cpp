@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "algorithm_harness.hpp"
 #include "graphs.hpp"
 #include "sim/agents/detsgrad.hpp"
@@ -55,15 +57,26 @@ std::unique_ptr<Algorithm> make_algorithm(Which which, const topo::Graph& g, Tim
   return nullptr;
 }
 
+// dim = 3: small hand-made vectors; larger: patterns spanning several update blocks.
 Result simulate(Which which, TimeMode mode, unsigned threads, const topo::Graph& g,
-                int64_t iterations, SimTime compute) {
+                int64_t iterations, SimTime compute, Eigen::Index dim = 3) {
   Simulator sim(7);
   Network net(g, NetworkConfig{}, 7);
   auto alg = make_algorithm(which, g, mode);
   std::vector<ParamVector> x0, c;
   for (uint32_t i = 0; i < g.node_count(); ++i) {
-    x0.push_back(vec({float(i), -float(i), 1.0f}));
-    c.push_back(vec({float(i % 3), 1.0f, -2.0f}));
+    if (dim == 3) {
+      x0.push_back(vec({float(i), -float(i), 1.0f}));
+      c.push_back(vec({float(i % 3), 1.0f, -2.0f}));
+      continue;
+    }
+    ParamVector xi(dim), ci(dim);
+    for (Eigen::Index e = 0; e < dim; ++e) {
+      xi[e] = static_cast<float>(std::sin(0.37 * static_cast<double>(e) + i));
+      ci[e] = static_cast<float>(std::cos(0.11 * static_cast<double>(e) * (i + 1)));
+    }
+    x0.push_back(xi);
+    c.push_back(ci);
   }
   auto agents = make_agents(x0, c, 0.1f);
   alg->start(agents);
@@ -122,6 +135,21 @@ TEST_CASE("threads 1 and 2 give bit-identical results in both time modes") {
     const Result two = simulate(Which::kElastic, mode, 2, g, 40, SimTime::from_us(500));
     CHECK(one.end == two.end);
     for (size_t i = 0; i < one.x.size(); ++i) CHECK(one.x[i] == two.x[i]);
+  }
+}
+
+TEST_CASE("DETSGRAD's sync update in blocks gives the same results for 1, 2 and 7 threads") {
+  // 5 agents: 2 threads take ranges of 2 and 3 agents, 7 threads more ranges than agents.
+  const topo::Graph g = with_links(ring_graph(5), SimTime::from_us(300), 100000000);
+  const Eigen::Index dim = 20000;  // several of the driver's update blocks, the last partial
+  const Result one =
+      simulate(Which::kDetsgrad, TimeMode::kSync, 1, g, 12, SimTime::from_us(500), dim);
+  for (unsigned threads : {2u, 7u}) {
+    CAPTURE(threads);
+    const Result other =
+        simulate(Which::kDetsgrad, TimeMode::kSync, threads, g, 12, SimTime::from_us(500), dim);
+    CHECK(one.messages == other.messages);
+    for (size_t i = 0; i < one.x.size(); ++i) CHECK(one.x[i] == other.x[i]);
   }
 }
 
