@@ -1,16 +1,23 @@
 #!/usr/bin/python3
 """The default scenario written directly in PyTorch, as a researcher would: the reference that
 issue 4's speed target compares with ("a Python + PyTorch script doing the same reaches about
-1,150 agent-steps/s on one core"). DETSGRAD on the 10,000 MNIST digits: 10 agents on a ring,
-each holding one digit, MLP 784-250-10, batch 32, plain SGD, a = 0.1, b = 0.2525, threshold
-v0 = 1.5 with decay 0.1 (ALGORITHMS.md, "DETSGRAD"). Each agent's parameters are one flat tensor
-(the layers are views into it), so the consensus update is one vector expression per agent.
+1,150 agent-steps/s on one core"). DETSGRAD (../shared/ALGORITHMS.md) on the MNIST digits:
+10 agents on a ring, each holding one digit, MLP 784-250-10 (He-normal hidden layer,
+Glorot-normal output layer, zero biases, one common start), batch 32, plain SGD, a = 0.1,
+b = 0.2525, threshold v0 = 1.5 with decay 0.1. Each agent's parameters are one flat tensor (the
+layers are views into it), so the consensus update is one vector expression per agent. As in
+dlsim, a sixth of each digit is held out and the rest normalised by its mean and deviation, and
+each agent draws its batches from a reshuffled pass over its shard.
 
-  /usr/bin/python3 tools/bench/detsgrad_torch.py [--iterations 1000] [--data data/mnist]
+  /usr/bin/python3 tools/bench/detsgrad_torch.py [--iterations 1000] [--data DIR]
 
-Prints agent-steps per second (wall and process CPU time) over the iterations after a warm-up, and
-the broadcasts. Compare with the same scenario in dlsim, one thread, in the same session:
-  build/dlsim run --threads 1 --set /run/iterations=1000 --set /run/eval_every=1000
+DIR holds 0.json .. 9.json (default: $DLSIM_DATA/mnist, else this checkout's data/mnist). Prints
+agent-steps per second (wall and process CPU time) over the iterations after a warm-up, and the
+broadcasts. It times only the training loop: compare with dlsim's driver time (summary.json's
+time.training_s + events_s + updates_s), not its wall_s, which also counts loading, building and
+evaluation. Run it both with Debian's default BLAS and with the OpenMP OpenBLAS
+(LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/openblas-openmp OPENBLAS_CORETYPE=SkylakeX) and quote
+the faster.
 """
 import argparse
 import json
@@ -29,21 +36,26 @@ V0, DV = 1.5, 0.1
 
 
 def load_digits(folder):
-    """Per digit, its images as a (count, 784) float tensor normalised to mean 0, deviation 1."""
-    raw = []
+    """Per digit, its training images (five sixths of them) as a (count, 784) float tensor,
+    normalised by the training images' mean and deviation."""
+    train = []
     for d in range(10):
         with open(os.path.join(folder, f"{d}.json")) as f:
-            raw.append(torch.tensor(json.load(f)["data"], dtype=torch.float32).view(-1, 784))
-    everything = torch.cat(raw)
+            images = torch.tensor(json.load(f)["data"], dtype=torch.float32).view(-1, 784)
+        images = images[torch.randperm(images.shape[0])]
+        train.append(images[images.shape[0] // 6:])
+    everything = torch.cat(train)
     mean, std = everything.mean(), everything.std()
-    return [(x - mean) / std for x in raw]
+    return [(x - mean) / std for x in train]
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--iterations", type=int, default=1000)
     parser.add_argument("--warmup", type=int, default=50)
-    parser.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "../../data/mnist"))
+    data = os.path.join(os.environ["DLSIM_DATA"], "mnist") if "DLSIM_DATA" in os.environ else \
+        os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../data/mnist")
+    parser.add_argument("--data", default=data)
     args = parser.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(1)
@@ -61,13 +73,22 @@ def main():
 
     init = torch.empty(count)
     w1, b1, w2, b2 = layers(init)
-    torch.nn.init.kaiming_normal_(w1, nonlinearity="relu")  # He normal, as dlsim's MLP
-    torch.nn.init.kaiming_normal_(w2, nonlinearity="relu")
+    torch.nn.init.kaiming_normal_(w1, nonlinearity="relu")  # as dlsim's MLP
+    torch.nn.init.xavier_normal_(w2)
     b1.zero_()
     b2.zero_()
     x = [init.clone().requires_grad_() for _ in range(AGENTS)]  # a common start, as dlsim's
     hat = [None] * AGENTS
     events = 0
+    order = [torch.randperm(shard.shape[0]) for shard in shards]
+    cursor = [0] * AGENTS
+
+    def next_batch(i):
+        if cursor[i] + BATCH > order[i].shape[0]:
+            order[i] = torch.randperm(shards[i].shape[0])
+            cursor[i] = 0
+        cursor[i] += BATCH
+        return shards[i][order[i][cursor[i] - BATCH:cursor[i]]]
 
     def iteration(k):
         nonlocal events
@@ -80,9 +101,8 @@ def main():
                 if hat[i] is None or torch.linalg.vector_norm(x[i] - hat[i]) > v:
                     hat[i] = x[i].detach().clone()  # broadcast: both neighbours hold this copy
                     events += 1
-            batch = torch.randint(0, shards[i].shape[0], (BATCH,))
             w1, b1, w2, b2 = layers(x[i])
-            logits = F.linear(F.relu(F.linear(shards[i][batch], w1, b1)), w2, b2)
+            logits = F.linear(F.relu(F.linear(next_batch(i), w1, b1)), w2, b2)
             loss = F.cross_entropy(logits, torch.full((BATCH,), i))
             x[i].grad = None
             loss.backward()
