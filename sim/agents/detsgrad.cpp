@@ -70,9 +70,7 @@ double Detsgrad::drift_norm(const Agent& a) const {
 Snapshot Detsgrad::take_snapshot(PerAgent& s, const ParamVector& x) const {
   // The pool's use counts are exact here: only this agent's own calls copy or drop its snapshots'
   // owners outside the event loop, and the event loop does not run concurrently with prepare().
-  auto buffer = s.pool.take(x.size());
-  *buffer = x;
-  return buffer;
+  return s.pool.take_copy(x);
 }
 
 void Detsgrad::prepare(Agent& a) {

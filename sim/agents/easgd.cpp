@@ -41,11 +41,7 @@ void Easgd::prepare(Agent& a) {
   // use counts are exact: other owners of i's copies (messages, the server while it reads one)
   // live in the event loop, which does not run concurrently with prepare().
   s.pending = nullptr;
-  if (fire) {
-    auto copy = s.pool.take(a.x.size());
-    *copy = a.x;
-    s.pending = std::move(copy);
-  }
+  if (fire) s.pending = s.pool.take_copy(a.x);
 }
 
 void Easgd::communicate(Agent& a, Outbox& out) {
