@@ -17,8 +17,10 @@ void Dpsgd::start(std::span<Agent> agents) {
 }
 
 void Dpsgd::prepare(Agent& a) {
-  if (!weights_.neighbors(a.id.value).empty())
-    state_[a.id.value].current = std::make_shared<const ParamVector>(a.x);
+  // A copy per iteration, in a reused buffer. The pool's use counts are exact here: neighbours
+  // drop i's copies only in the event loop, which does not run concurrently with prepare().
+  PerAgent& s = state_[a.id.value];
+  if (!weights_.neighbors(a.id.value).empty()) s.current = s.pool.take_copy(a.x);
 }
 
 void Dpsgd::communicate(Agent& a, Outbox& out) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/snapshot_pool.hpp"
 #include "topologies/mixing.hpp"
 
 namespace dlsim {
@@ -27,6 +28,7 @@ class Dpsgd final : public Algorithm {
   struct PerAgent {
     Snapshot current;            // x_i of this iteration, shared by all its messages
     std::vector<Snapshot> held;  // x_j per neighbour, in neighbour order
+    SnapshotPool pool;           // buffers of i's snapshots
     ParamVector mixed;           // workspace: sum_j W_ij x_j
   };
 
