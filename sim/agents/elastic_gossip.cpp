@@ -23,14 +23,14 @@ void ElasticGossip::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
   s.fire = gossip_now(trigger_, graph_, a, &s.peer);
   if (!s.fire) return;
-  snapshot_of(s.current, a.x);  // the copy is made in the parallel phase
+  snapshot_of(s.current, s.pool, a.x);  // the copy is made in the parallel phase
 }
 
 void ElasticGossip::communicate(Agent& a, Outbox& out) {
   PerAgent& s = state_[a.id.value];
   if (!s.fire) return;
   ++a.events;
-  const Snapshot x = snapshot_of(s.current, a.x);
+  const Snapshot x = snapshot_of(s.current, s.pool, a.x);
   out.send(Message{MessageKind::kParams, a.id, s.peer, x, 0.0, 0, payload_bytes(*x)});
 }
 
@@ -48,7 +48,7 @@ void ElasticGossip::receive(Agent& a, const Message& m, Outbox& out) {
   // in this round: then j's own kParams is the answer, and the pair exchanges once.
   const bool mutual = mode_ == TimeMode::kSync && s.fire && s.peer == m.from;
   if (m.kind == MessageKind::kParams && !mutual) {
-    const Snapshot x = snapshot_of(s.current, a.x);
+    const Snapshot x = snapshot_of(s.current, s.pool, a.x);
     out.send(Message{MessageKind::kPullReply, a.id, m.from, x, 0.0, 0, payload_bytes(*x)});
   }
 }

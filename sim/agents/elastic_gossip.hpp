@@ -14,6 +14,7 @@
 
 #include "sim/agents/algorithm.hpp"
 #include "sim/agents/driver.hpp"
+#include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/trigger.hpp"
 #include "topologies/graph.hpp"
 
@@ -36,6 +37,7 @@ class ElasticGossip final : public Algorithm {
     bool fire = false;
     AgentId peer;
     Snapshot current;                // x_i before this iteration's step (made on first need)
+    SnapshotPool pool;               // buffers of i's snapshots
     std::vector<Message> partners;   // one message per member of P_i
     ParamVector pull;                // workspace: sum_{j in P_i} (x_i - x_j)
   };

@@ -18,7 +18,8 @@ void GossipSgd::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
   s.fire = gossip_now(trigger_, graph_, a, &s.peer);
   if (!s.fire) return;
-  if (mode_ == GossipMode::kPush) snapshot_of(s.current, a.x);  // copied in the parallel phase
+  // Copied here, in the parallel phase.
+  if (mode_ == GossipMode::kPush) snapshot_of(s.current, s.pool, a.x);
 }
 
 void GossipSgd::communicate(Agent& a, Outbox& out) {
@@ -30,14 +31,14 @@ void GossipSgd::communicate(Agent& a, Outbox& out) {
     return;
   }
   s.weight *= 0.5;
-  const Snapshot x = snapshot_of(s.current, a.x);
+  const Snapshot x = snapshot_of(s.current, s.pool, a.x);
   out.send(Message{MessageKind::kParams, a.id, s.peer, x, s.weight, 0, payload_bytes(*x)});
 }
 
 void GossipSgd::receive(Agent& a, const Message& m, Outbox& out) {
   PerAgent& s = state_[a.id.value];
   if (m.kind == MessageKind::kPullRequest) {
-    const Snapshot x = snapshot_of(s.current, a.x);
+    const Snapshot x = snapshot_of(s.current, s.pool, a.x);
     out.send(Message{MessageKind::kPullReply, a.id, m.from, x, 0.0, 0, payload_bytes(*x)});
     return;
   }

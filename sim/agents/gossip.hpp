@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/trigger.hpp"
 #include "topologies/graph.hpp"
 
@@ -34,6 +35,7 @@ class GossipSgd final : public Algorithm {
     bool fire = false;
     AgentId peer;
     Snapshot current;              // x_i as sent this iteration (made on first need)
+    SnapshotPool pool;             // buffers of i's snapshots
     std::vector<Message> inbox;    // pull replies / pushed models of this iteration
     double weight = 1.0;           // push-sum weight
   };

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "sim/agents/agent.hpp"
+#include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/trigger.hpp"
 #include "sim/core/error.hpp"
 #include "topologies/graph.hpp"
@@ -26,9 +27,13 @@ inline bool gossip_now(const Trigger& trigger, const topo::Graph& graph, Agent& 
   return true;
 }
 
-/// x as an immutable snapshot, copied on first need and shared until `cache` is reset.
-inline const Snapshot& snapshot_of(Snapshot& cache, const ParamVector& x) {
-  if (!cache) cache = std::make_shared<const ParamVector>(x);
+/// x as an immutable snapshot, copied on first need into a buffer of the agent's pool and shared
+/// until `cache` is reset. The pool's use counts are exact wherever gossip calls this: in sync
+/// mode prepare() runs in the parallel phase, where nobody copies or drops another agent's
+/// snapshots (receivers drop them in update(), a later phase); receive() runs in the event loop;
+/// in async mode prepare(), receive() and update() all run in the event loop.
+inline const Snapshot& snapshot_of(Snapshot& cache, SnapshotPool& pool, const ParamVector& x) {
+  if (!cache) cache = pool.take_copy(x);
   return cache;
 }
 
