@@ -163,8 +163,7 @@ bool SparseInput::build(ConstAct x, float background) {
   Index total = 0;
   group_start_[0] = 0;
   for (Index g = 0; g < groups(); ++g) {
-    const Index s0 = g * kGroup;
-    total += scan_group(x.col(s0).data(), features_, std::min(kGroup, samples_ - s0), background,
+    total += scan_group(x.col(g * kGroup).data(), features_, group_samples(g), background,
                         group_feature_.get() + total, group_value_.get() + kGroup * total, entries);
     if (entries > limit) return false;
     group_start_[g + 1] = static_cast<uint32_t>(total);

@@ -5,6 +5,7 @@
 // pixels, so the input layer's products over d cost about a fifth of the dense ones.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -45,6 +46,8 @@ class SparseInput {
   /// samples share most of their pixels, so this is about half the reads.
   static constexpr Index kGroup = 4;
   Index groups() const { return (samples_ + kGroup - 1) / kGroup; }
+  /// Group g holds samples [g * kGroup, g * kGroup + group_samples(g)).
+  Index group_samples(Index g) const { return std::min(kGroup, samples_ - g * kGroup); }
   std::span<const uint32_t> group_features(Index g) const;
   const float* group_values(Index g) const;
 

@@ -175,10 +175,9 @@ void sparse_forward(const float* w, const float* b, Index out, const SparseInput
   });
   for (Index g = 0; g < x.groups(); ++g) {
     const Index s0 = g * SparseInput::kGroup;
-    const Index n = std::min(SparseInput::kGroup, x.samples() - s0);
     for_each_chunk(out, kGroupChunk, [&](Index r0, size_t nv, __mmask16 last) {
-      kGroupForward[nv](w + r0, out, x.group_features(g), x.group_values(g), base + r0, n,
-                        y + s0 * out + r0, last);
+      kGroupForward[nv](w + r0, out, x.group_features(g), x.group_values(g), base + r0,
+                        x.group_samples(g), y + s0 * out + r0, last);
     });
   }
 #else
@@ -190,11 +189,10 @@ void sparse_forward(const float* w, const float* b, Index out, const SparseInput
   for (Index s = 0; s < x.samples(); ++s) Eigen::Map<Eigen::VectorXf>(y + s * out, out) = sum;
   for (Index g = 0; g < x.groups(); ++g) {
     const Index s0 = g * SparseInput::kGroup;
-    const Index n = std::min(SparseInput::kGroup, x.samples() - s0);
     const auto features = x.group_features(g);
     const float* values = x.group_values(g);
     for (size_t e = 0; e < features.size(); ++e)
-      for (Index k = 0; k < n; ++k)
+      for (Index k = 0; k < x.group_samples(g); ++k)
         Eigen::Map<Eigen::VectorXf>(y + (s0 + k) * out, out) +=
             values[SparseInput::kGroup * e + static_cast<size_t>(k)] *
             Column(w + features[e] * out, out);

@@ -63,6 +63,10 @@ class Algorithm {
   virtual void after_updates(std::span<Agent>) {}
 };
 
+/// The updates of a range of agents, block after block over the whole range, as
+/// Algorithm::update_block_size describes (precondition: it is > 0).
+void update_in_blocks(Algorithm& algorithm, std::span<Agent> agents);
+
 /// a / (eps*k + 1)^d: the decaying step-size and threshold form of ALGORITHMS.md.
 struct DecaySchedule {
   double a = 0.1;

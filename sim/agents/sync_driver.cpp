@@ -31,25 +31,14 @@ class Stopwatch {
 // neighbour one another (consecutive ids in rings, lines and grid rows) then read each block of
 // a shared snapshot from memory once, and the readers after the first find it in cache.
 void run_updates(std::span<Agent> agents, ThreadPool& pool, Algorithm& algorithm) {
-  const Eigen::Index block = algorithm.update_block_size();
-  if (block <= 0) {
+  if (algorithm.update_block_size() <= 0) {
     pool.parallel_for(agents.size(), [&](size_t i) { algorithm.update(agents[i]); });
     return;
   }
   const size_t ranges = std::min<size_t>(pool.threads(), agents.size());
   pool.parallel_for(ranges, [&](size_t r) {
-    const std::span<Agent> range = agents.subspan(
-        r * agents.size() / ranges, (r + 1) * agents.size() / ranges - r * agents.size() / ranges);
-    Eigen::Index size = 0;
-    for (Agent& a : range) {
-      algorithm.update_begin(a);
-      size = std::max(size, a.x.size());
-    }
-    for (Eigen::Index start = 0; start < size; start += block)
-      for (Agent& a : range)
-        if (start < a.x.size())
-          algorithm.update_block(a, start, std::min(block, a.x.size() - start));
-    for (Agent& a : range) algorithm.update_end(a);
+    const size_t first = r * agents.size() / ranges, end = (r + 1) * agents.size() / ranges;
+    update_in_blocks(algorithm, agents.subspan(first, end - first));
   });
 }
 

@@ -4,7 +4,7 @@
 // expected values can be derived by hand. The real drivers are tested with the network model.
 #pragma once
 
-#include <algorithm>
+#include <cmath>
 #include <deque>
 #include <vector>
 
@@ -44,6 +44,25 @@ inline ParamVector vec(std::initializer_list<float> values) {
   return v;
 }
 
+/// Starting points and targets of `agents` quadratic agents with `dim` parameters each: smooth
+/// waves that differ per agent, for tests whose vectors span several blocks of a pass.
+struct WaveProblem {
+  std::vector<ParamVector> x0, c;
+};
+inline WaveProblem wave_problem(uint32_t agents, Eigen::Index dim) {
+  WaveProblem p;
+  for (uint32_t i = 0; i < agents; ++i) {
+    ParamVector xi(dim), ci(dim);
+    for (Eigen::Index e = 0; e < dim; ++e) {
+      xi[e] = static_cast<float>(std::sin(0.37 * static_cast<double>(e) + i));
+      ci[e] = static_cast<float>(std::cos(0.11 * static_cast<double>(e) * (i + 1)));
+    }
+    p.x0.push_back(std::move(xi));
+    p.c.push_back(std::move(ci));
+  }
+  return p;
+}
+
 /// Agents with quadratic learners; x0[i] initial parameters, c[i] targets.
 inline std::vector<Agent> make_agents(const std::vector<ParamVector>& x0,
                                       const std::vector<ParamVector>& c, float lr = 0.1f) {
@@ -55,7 +74,7 @@ inline std::vector<Agent> make_agents(const std::vector<ParamVector>& x0,
 }
 
 /// How run_round applies the updates: update(a) agent after agent, or (for algorithms with an
-/// update_block_size) as the sync driver's one thread does, block after block over all agents.
+/// update_block_size) as the sync driver's one thread does: update_in_blocks over all agents.
 enum class UpdateOrder { kPerAgent, kBlocks };
 
 /// One synchronous round of every agent, in agent order; returns the messages sent.
@@ -74,17 +93,8 @@ inline int run_round(Algorithm& alg, std::vector<Agent>& agents,
     else alg.receive_service(m, out);  // EASGD's server, node n
   }
   alg.before_updates(agents);
-  const Eigen::Index block = alg.update_block_size();
-  if (order == UpdateOrder::kBlocks && block > 0) {
-    Eigen::Index size = 0;
-    for (Agent& a : agents) {
-      alg.update_begin(a);
-      size = std::max(size, a.x.size());
-    }
-    for (Eigen::Index start = 0; start < size; start += block)
-      for (Agent& a : agents)
-        if (start < a.x.size()) alg.update_block(a, start, std::min(block, a.x.size() - start));
-    for (Agent& a : agents) alg.update_end(a);
+  if (order == UpdateOrder::kBlocks && alg.update_block_size() > 0) {
+    update_in_blocks(alg, agents);
   } else {
     for (Agent& a : agents) alg.update(a);
   }

@@ -159,18 +159,11 @@ TEST_CASE("DETSGRAD agrees with a naive reference: several blocks, both consensu
       trigger.v0 = kind == DriftNorm::kL1 ? 60.0 : kind == DriftNorm::kL2 ? 1.2 : 0.05;
       trigger.decay = 0.2;
       trigger.eps = 0.05;
-      std::vector<ParamVector> x0, c;
+      const auto [x0, c] = wave_problem(4, d);
       NaiveDetsgrad ref;
       for (uint32_t i = 0; i < 4; ++i) {
-        ParamVector xi(d), ci(d);
-        for (Eigen::Index e = 0; e < d; ++e) {
-          xi[e] = static_cast<float>(std::sin(0.37 * e + i));
-          ci[e] = static_cast<float>(std::cos(0.11 * e * (i + 1)));
-        }
-        x0.push_back(xi);
-        c.push_back(ci);
-        ref.x.emplace_back(xi.data(), xi.data() + d);
-        ref.c.emplace_back(ci.data(), ci.data() + d);
+        ref.x.emplace_back(x0[i].data(), x0[i].data() + d);
+        ref.c.emplace_back(c[i].data(), c[i].data() + d);
       }
       ref.own = ref.held = std::vector<std::vector<double>>(4, std::vector<double>(d, 0.0));
       auto agents = make_agents(x0, c, 0.0f);
@@ -201,16 +194,7 @@ TEST_CASE("DETSGRAD's update in blocks over all agents equals its update agent b
     DetsgradSpec spec;
     spec.consensus = base;
     TriggerSpec trigger = constant_threshold(8.0);  // some rounds fire, some do not
-    std::vector<ParamVector> x0, c;
-    for (uint32_t i = 0; i < 5; ++i) {
-      ParamVector xi(d), ci(d);
-      for (Eigen::Index e = 0; e < d; ++e) {
-        xi[e] = static_cast<float>(std::sin(0.37 * e + i));
-        ci[e] = static_cast<float>(std::cos(0.11 * e * (i + 1)));
-      }
-      x0.push_back(xi);
-      c.push_back(ci);
-    }
+    const auto [x0, c] = wave_problem(5, d);
     REQUIRE(Detsgrad(spec, trigger, g).update_block_size() < d / 2);
     auto by_agent = make_agents(x0, c, 0.0f);
     auto by_block = make_agents(x0, c, 0.0f);

@@ -1,7 +1,5 @@
 #include <doctest/doctest.h>
 
-#include <cmath>
-
 #include "algorithm_harness.hpp"
 #include "graphs.hpp"
 #include "sim/agents/detsgrad.hpp"
@@ -63,22 +61,13 @@ Result simulate(Which which, TimeMode mode, unsigned threads, const topo::Graph&
   Simulator sim(7);
   Network net(g, NetworkConfig{}, 7);
   auto alg = make_algorithm(which, g, mode);
-  std::vector<ParamVector> x0, c;
-  for (uint32_t i = 0; i < g.node_count(); ++i) {
-    if (dim == 3) {
-      x0.push_back(vec({float(i), -float(i), 1.0f}));
-      c.push_back(vec({float(i % 3), 1.0f, -2.0f}));
-      continue;
-    }
-    ParamVector xi(dim), ci(dim);
-    for (Eigen::Index e = 0; e < dim; ++e) {
-      xi[e] = static_cast<float>(std::sin(0.37 * static_cast<double>(e) + i));
-      ci[e] = static_cast<float>(std::cos(0.11 * static_cast<double>(e) * (i + 1)));
-    }
-    x0.push_back(xi);
-    c.push_back(ci);
+  WaveProblem p;
+  if (dim != 3) p = wave_problem(g.node_count(), dim);
+  for (uint32_t i = 0; dim == 3 && i < g.node_count(); ++i) {
+    p.x0.push_back(vec({float(i), -float(i), 1.0f}));
+    p.c.push_back(vec({float(i % 3), 1.0f, -2.0f}));
   }
-  auto agents = make_agents(x0, c, 0.1f);
+  auto agents = make_agents(p.x0, p.c, 0.1f);
   alg->start(agents);
   Swarm swarm(sim, net, *alg, agents);
   ThreadPool pool(threads);

@@ -43,6 +43,22 @@ double relative_gap(const MatrixXf& a, const MatrixXf& b) {
   return ((a - b).array().abs() / (1.0f + b.array().abs())).maxCoeff();
 }
 
+// x (in, n) as a sparse input: built, and required to be sparse enough.
+SparseInput sparse_input(const MatrixXf& x) {
+  SparseInput sparse;
+  sparse.reserve(x.rows(), x.cols());
+  REQUIRE(sparse.build(ConstAct(x.data(), x.rows(), x.cols()), kBackground));
+  return sparse;
+}
+
+// y = W x + b through sparse_forward; base: its scratch, kept for the gradient calls.
+MatrixXf forward(const MatrixXf& w, const VectorXf& b, const SparseInput& x, VectorXf& base) {
+  base.resize(w.rows());
+  MatrixXf y(w.rows(), x.samples());
+  sparse_forward(w.data(), b.data(), w.rows(), x, base.data(), y.data());
+  return y;
+}
+
 }  // namespace
 
 TEST_CASE("a sparse input lists exactly the entries that differ from the background, both ways") {
@@ -124,12 +140,9 @@ TEST_CASE("the sparse products equal the dense ones up to rounding") {
     const MatrixXf w = random_matrix(out, in, rng);
     const VectorXf b = random_matrix(out, 1, rng);
     const MatrixXf dy = random_matrix(out, n, rng);
-    SparseInput sparse;
-    sparse.reserve(in, n);
-    REQUIRE(sparse.build(ConstAct(x.data(), in, n), kBackground));
-    VectorXf base(out);
-    MatrixXf y(out, n);
-    sparse_forward(w.data(), b.data(), out, sparse, base.data(), y.data());
+    const SparseInput sparse = sparse_input(x);
+    VectorXf base;
+    const MatrixXf y = forward(w, b, sparse, base);
     const MatrixXf y_dense = (w * x).colwise() + b;
     CHECK(relative_gap(y, y_dense) < 1e-5);
 
@@ -158,12 +171,8 @@ TEST_CASE("each sample's sparse forward sum is the one over its own features alo
     const MatrixXf x = sparse_matrix(in, n, 0.2, rng);
     const MatrixXf w = random_matrix(out, in, rng);
     const VectorXf b = random_matrix(out, 1, rng);
-    SparseInput sparse;
-    sparse.reserve(in, n);
-    REQUIRE(sparse.build(ConstAct(x.data(), in, n), kBackground));
-    VectorXf base(out);
-    MatrixXf y(out, n);
-    sparse_forward(w.data(), b.data(), out, sparse, base.data(), y.data());
+    VectorXf base;
+    const MatrixXf y = forward(w, b, sparse_input(x), base);
     Index differ = 0;
     for (Index r = 0; r < out; ++r) {
       float row_sum = 0.0f;
