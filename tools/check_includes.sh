@@ -10,10 +10,18 @@ models/	^(sim/core/|models/)	^(boost/|nlohmann/)
 topologies/	^(sim/core/|topologies/)	^nlohmann/
 sim/network/	^(sim/core/|topologies/|sim/network/)	^(Eigen/|nlohmann/)
 sim/agents/	^(sim/core/|topologies/|sim/network/|sim/agents/|models/[a-z_]+\.hpp|models/data/)	^nlohmann/
-sim/sweep/	^(sim/core/|sim/scenario/|sim/metrics/|sim/sweep/|models/data/)	^$
-sim/cli/	^(sim/cli/|sim/scenario/|sim/metrics/|sim/sweep/|sim/core/)	^$
+sim/scenario/	^(sim/core/|topologies/|sim/network/|sim/agents/|sim/scenario/|models/[a-z_]+\.hpp|models/data/)	^$
+sim/metrics/	^(sim/core/|topologies/|sim/network/|sim/agents/|sim/metrics/|models/[a-z_]+\.hpp|models/data/)	^$
+sim/run/	^(sim/core/|sim/network/|sim/agents/|sim/scenario/|sim/metrics/|sim/run/|models/data/)	^$
+sim/sweep/	^(sim/core/|sim/scenario/|sim/metrics/|sim/run/|sim/sweep/|models/data/)	^$
+sim/cli/	^(sim/cli/|sim/scenario/|sim/metrics/|sim/run/|sim/sweep/|sim/core/|topologies/|models/data/)	^$
 RULES
 )
+# Every folder of sim/ needs a row: a new layer cannot slip past the check.
+status=0
+for dir in sim/*/; do
+  grep -q "^${dir}	" <<<"$rules" || { echo "tools/check_includes.sh: no rule for ${dir}" >&2; status=1; }
+done
 files=$(git ls-files -co --exclude-standard -- sim models topologies | grep -E '\.(hpp|cpp|h)$')
 # shellcheck disable=SC2086
 awk -v rules="$rules" '
@@ -33,4 +41,5 @@ awk -v rules="$rules" '
     }
   }
   END { exit bad }
-' $files
+' $files || status=1
+exit $status

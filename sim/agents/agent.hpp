@@ -28,7 +28,6 @@ struct Agent {
   std::unique_ptr<Learner> learner;
   RandomStream trigger_rng;  // draws of the trigger (probability triggers)
   RandomStream peer_rng;     // choice of gossip peers
-  uint64_t events = 0;       // iterations at which the agent's trigger fired
 };
 
 }  // namespace dlsim

@@ -100,7 +100,7 @@ bool Detsgrad::fused_local_step(Agent& a) {
 void Detsgrad::communicate(Agent& a, Outbox& out) {
   PerAgent& s = state_[a.id.value];
   if (!s.pending) return;
-  ++a.events;
+  out.event(a);
   s.broadcast = std::move(s.pending);
   s.dirty = true;
   for (uint32_t j : graph_.neighbors(a.id.value))

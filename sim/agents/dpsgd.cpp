@@ -26,7 +26,7 @@ void Dpsgd::prepare(Agent& a) {
 void Dpsgd::communicate(Agent& a, Outbox& out) {
   PerAgent& s = state_[a.id.value];
   if (!s.current) return;
-  ++a.events;
+  out.event(a);
   for (uint32_t j : weights_.neighbors(a.id.value))
     out.send(Message{MessageKind::kParams, a.id, AgentId{j}, s.current, 0.0, 0,
                      payload_bytes(*s.current)});

@@ -14,8 +14,11 @@ namespace dlsim {
 
 class Dpsgd final : public Algorithm {
  public:
-  /// weights: over the agents' graph; outlives this object.
-  explicit Dpsgd(const topo::MixingWeights& weights) : weights_(weights) {}
+  /// W by `rule` over the agents' graph. Throws InputError when the rule does not apply to the
+  /// graph (uniform weights on an irregular graph).
+  Dpsgd(const topo::Graph& graph, topo::MixingRule rule) : weights_(graph, rule) {}
+
+  const topo::MixingWeights& weights() const { return weights_; }
 
   std::string_view name() const override { return "dpsgd"; }
   void start(std::span<Agent> agents) override;
@@ -32,7 +35,7 @@ class Dpsgd final : public Algorithm {
     ParamVector mixed;           // workspace: sum_j W_ij x_j
   };
 
-  const topo::MixingWeights& weights_;
+  topo::MixingWeights weights_;
   std::vector<PerAgent> state_;
 };
 

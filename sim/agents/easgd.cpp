@@ -47,7 +47,7 @@ void Easgd::prepare(Agent& a) {
 void Easgd::communicate(Agent& a, Outbox& out) {
   PerAgent& s = state_[a.id.value];
   if (!s.pending) return;
-  ++a.events;
+  out.event(a);
   s.sent = std::move(s.pending);
   out.send(Message{MessageKind::kParams, a.id, server(), s.sent, 0.0, 0, payload_bytes(*s.sent)});
 }

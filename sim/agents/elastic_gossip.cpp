@@ -29,7 +29,7 @@ void ElasticGossip::prepare(Agent& a) {
 void ElasticGossip::communicate(Agent& a, Outbox& out) {
   PerAgent& s = state_[a.id.value];
   if (!s.fire) return;
-  ++a.events;
+  out.event(a);
   const Snapshot x = snapshot_of(s.current, s.pool, a.x);
   out.send(Message{MessageKind::kParams, a.id, s.peer, x, 0.0, 0, payload_bytes(*x)});
 }

@@ -25,7 +25,7 @@ void GossipSgd::prepare(Agent& a) {
 void GossipSgd::communicate(Agent& a, Outbox& out) {
   PerAgent& s = state_[a.id.value];
   if (!s.fire) return;
-  ++a.events;
+  out.event(a);
   if (mode_ == GossipMode::kPull) {
     out.send(Message{MessageKind::kPullRequest, a.id, s.peer, nullptr, 0.0, 0, 0});
     return;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "sim/agents/agent.hpp"
 #include "sim/agents/learner.hpp"
 #include "sim/core/ids.hpp"
 
@@ -27,13 +28,16 @@ struct Message {
   uint64_t size_bytes = 0;
 };
 
-/// Where algorithms put their messages. The world routes them through the network model; unit
-/// tests may deliver directly.
+/// An algorithm's one port to the world, used in the event loop (communicate and receive): the
+/// messages it sends, and its events. The run layer routes messages through the network model
+/// and turns events into signals; unit tests may deliver directly and count.
 class Outbox {
  public:
   virtual ~Outbox() = default;
   /// Sends m (m.from, m.to, m.size_bytes set by the caller).
   virtual void send(Message m) = 0;
+  /// Agent a's trigger fired at its current iteration: it communicates (once per event).
+  virtual void event(const Agent& a) = 0;
 };
 
 /// Bytes of a message carrying `params`: 4 bytes per float. Header bytes are the network's.

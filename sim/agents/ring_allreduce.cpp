@@ -28,7 +28,7 @@ void RingAllReduce::send_stage(const Agent& a, uint32_t stage, Outbox& out) cons
 
 void RingAllReduce::communicate(Agent& a, Outbox& out) {
   if (!fire_[a.id.value]) return;
-  ++a.events;
+  out.event(a);
   if (n_ > 1) send_stage(a, 0, out);
 }
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <thread>
 
-#include "sim/metrics/run_scenario.hpp"
+#include "sim/run/run_scenario.hpp"
 #include "sim/metrics/summary.hpp"
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/world.hpp"

@@ -8,7 +8,6 @@
 #include <sys/resource.h>
 
 #include "sim/core/huge_pages.hpp"
-#include "sim/scenario/algorithm_json.hpp"
 
 namespace dlsim {
 
@@ -28,7 +27,7 @@ double peak_rss_mb() {
 // NaN is not JSON: absent values are null.
 json number(double v) { return std::isnan(v) ? json(nullptr) : json(v); }
 
-json final_section(const World& world, const EvalPoint& p) {
+json final_section(bool quadratic, const EvalPoint& p) {
   double sum = 0, lo = INFINITY, hi = -INFINITY, loss = 0;
   for (const AgentPoint& a : p.agents) {
     sum += a.score.accuracy;
@@ -40,7 +39,7 @@ json final_section(const World& world, const EvalPoint& p) {
   json f = {{"iteration", p.iteration},
             {"loss_mean", number(loss / n)},
             {"consensus_distance", number(p.consensus_distance)}};
-  if (world.is_quadratic()) {
+  if (quadratic) {
     double distance = 0;
     for (const AgentPoint& a : p.agents) distance += a.score.optimum_distance;
     f["distance_to_optimum"] = number(distance / n);
@@ -60,49 +59,43 @@ json final_section(const World& world, const EvalPoint& p) {
 
 }  // namespace
 
-json make_summary(const World& world, const RunOutcome& outcome, const EvalPoint* last,
-                  uint64_t fingerprint, const RunTimes& times) {
-  const AgentCounters total = world.network->total_counters();
-  uint64_t events = 0;
+json make_summary(const RunFacts& facts, const CommRecorder& comm, const EvalPoint* last) {
+  const NodeTraffic total = comm.total();
   json per_agent = json::array();
-  for (const Agent& a : world.agents) {
-    events += a.events;
-    per_agent.push_back(a.events);
-  }
-  // Decisions taken: each agent's own iteration count (in async mode some are ahead).
-  double possible = 0;
-  for (const Agent& a : world.agents) possible += static_cast<double>(a.iteration);
-  json s = {{"name", world.spec.name},
-            {"status", outcome.status == RunStatus::kOk ? "ok" : "diverged"},
-            {"fingerprint", fingerprint_string(fingerprint)},
-            {"agents", world.agents.size()},
-            {"parameters", world.parameter_count()},
-            {"algorithm", std::string(to_string(world.spec.algorithm.kind))},
-            {"iterations", outcome.iterations_done},
-            {"comm", {{"events", events},
+  for (uint32_t i = 0; i < facts.agents; ++i) per_agent.push_back(comm.node(AgentId{i}).events);
+  const RunTimes& t = facts.times;
+  const double events = static_cast<double>(total.events);
+  json s = {{"name", facts.name},
+            {"status", facts.diverged ? "diverged" : "ok"},
+            {"fingerprint", fingerprint_string(facts.fingerprint)},
+            {"agents", facts.agents},
+            {"parameters", facts.parameters},
+            {"algorithm", facts.algorithm},
+            {"iterations", facts.iterations_done},
+            {"comm", {{"events", total.events},
                       {"events_per_agent", per_agent},
                       {"messages", total.sent.messages},
                       {"bytes", total.sent.bytes},
                       {"messages_dropped", total.dropped.messages},
-                      {"savings", possible > 0 ? 1.0 - static_cast<double>(events) / possible : 0.0}}},
-            {"time", {{"simulated_s", world.sim.now().seconds()},
-                      {"wall_s", times.wall_s},
-                      {"build_s", times.build_s},
-                      {"eval_s", times.eval_s},
-                      {"training_s", times.driver.training_s},
-                      {"events_s", times.driver.events_s},
-                      {"updates_s", times.driver.updates_s},
-                      {"events_processed", world.sim.events_processed()},
+                      {"savings", facts.decisions > 0 ? 1.0 - events / facts.decisions : 0.0}}},
+            {"time", {{"simulated_s", facts.simulated.seconds()},
+                      {"wall_s", t.wall_s},
+                      {"build_s", t.build_s},
+                      {"eval_s", t.eval_s},
+                      {"training_s", t.training_s},
+                      {"events_s", t.events_s},
+                      {"updates_s", t.updates_s},
+                      {"events_processed", facts.events_processed},
                       {"peak_rss_mb", number(peak_rss_mb())},
                       {"huge_pages", malloc_huge_pages()}}},
-            {"warnings", world.warnings}};
-  if (last) s["final"] = final_section(world, *last);
+            {"warnings", facts.warnings}};
+  if (last) s["final"] = final_section(facts.quadratic, *last);
   // Per-agent class counts of the shards (empty for quadratic and centralized runs).
-  s["shards"] = {{"class_counts", world.class_counts}};
-  if (outcome.status == RunStatus::kDiverged)
-    s["diverged"] = {{"iteration", outcome.diverged_iteration},
-                     {"agent", outcome.diverged_agent},
-                     {"in", outcome.diverged_in == DivergedIn::kLoss ? "loss" : "parameters"}};
+  s["shards"] = {{"class_counts", facts.class_counts}};
+  if (facts.diverged)
+    s["diverged"] = {{"iteration", facts.diverged->iteration},
+                     {"agent", facts.diverged->agent},
+                     {"in", facts.diverged->in}};
   return s;
 }
 

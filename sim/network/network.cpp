@@ -19,15 +19,15 @@ std::vector<Serializer> make_nics(uint32_t n, uint64_t all_bps, const std::vecto
 
 }  // namespace
 
-Network::Network(const topo::Graph& graph, const NetworkConfig& config, uint64_t seed)
-    : graph_(&graph),
+Network::Network(topo::Graph physical, const NetworkConfig& config, uint64_t seed)
+    : graph_(std::move(physical)),
       header_bytes_(config.header_bytes),
-      uplinks_(make_nics(graph.node_count(), config.nic_uplink_bps, config.nic_uplink_bps_per_agent,
-                         "NIC uplink")),
-      downlinks_(make_nics(graph.node_count(), config.nic_downlink_bps,
+      uplinks_(make_nics(graph_.node_count(), config.nic_uplink_bps,
+                         config.nic_uplink_bps_per_agent, "NIC uplink")),
+      downlinks_(make_nics(graph_.node_count(), config.nic_downlink_bps,
                            config.nic_downlink_bps_per_agent, "NIC downlink")),
-      agent_counters_(graph.node_count()),
-      router_(graph) {
+      router_(graph_) {
+  const topo::Graph& graph = graph_;
   links_.reserve(2 * graph.edges().size());
   link_target_.reserve(2 * graph.edges().size());
   for (const topo::Edge& e : graph.edges()) {
@@ -53,10 +53,9 @@ uint32_t Network::find_link(uint32_t from, uint32_t to) const {
   return it != last && it->to == to ? it->link : kNoLink;
 }
 
-uint32_t Network::send(Simulator& sim, AgentId from, AgentId to, uint64_t size_bytes,
-                       uint64_t tag) {
-  DLSIM_CHECK(from != to && from.value < graph_->node_count() && to.value < graph_->node_count(),
-              "message from {} to {} among {} agents", from.value, to.value, graph_->node_count());
+uint32_t Network::send(Simulator& sim, AgentId from, AgentId to, uint64_t size_bytes) {
+  DLSIM_CHECK(from != to && from.value < graph_.node_count() && to.value < graph_.node_count(),
+              "message from {} to {} among {} agents", from.value, to.value, graph_.node_count());
   uint32_t link = find_link(from.value, to.value);
   uint32_t next_hop = Router::kEmptyRoute;
   if (link == kNoLink) {
@@ -66,10 +65,10 @@ uint32_t Network::send(Simulator& sim, AgentId from, AgentId to, uint64_t size_b
   }
   const uint32_t slot = allocate_slot();
   Slot& s = slots_[slot];
-  s.message = NetMessage{from, to, size_bytes, tag, sim.now()};
+  s.message = NetMessage{from, to, size_bytes, sim.now()};
   s.link = link;
   s.next_hop = next_hop;
-  agent_counters_[from.value].sent.add(wire_bytes(s));
+  listener_->message_sent(signal(sim, s));
   Serializer& uplink = uplinks_[from.value];
   if (uplink.enabled()) {
     s.stage = Stage::kUplink;
@@ -91,7 +90,7 @@ bool Network::handle(Simulator& sim, const Event& event) {
       on_link_arrival(sim, event);
       return true;
     case EventKind::kDelivery:
-      on_delivery(event.payload);
+      on_delivery(sim, event.payload);
       return false;
     default:
       return false;
@@ -103,7 +102,7 @@ void Network::enter_link(Simulator& sim, uint32_t slot) {
   const uint64_t bytes = wire_bytes(s);
   const Link::Transfer transfer = links_[s.link].offer(sim.now(), bytes);
   if (transfer.lost) {
-    agent_counters_[s.message.from.value].dropped.add(bytes);
+    listener_->message_dropped(signal(sim, s), DropReason::kLoss);
     free_slot(slot);
     return;
   }
@@ -136,7 +135,7 @@ void Network::on_link_arrival(Simulator& sim, const Event& event) {
   sim.schedule_at(downlinks_[to.value].finish(sim.now(), bytes), EventKind::kDelivery, to, slot);
 }
 
-void Network::on_delivery(uint32_t slot) {
+void Network::on_delivery(Simulator& sim, uint32_t slot) {
   Slot& s = slots_[slot];
   const uint64_t bytes = wire_bytes(s);
   if (s.stage == Stage::kOnLink) {
@@ -145,7 +144,7 @@ void Network::on_delivery(uint32_t slot) {
     DLSIM_CHECK(s.stage == Stage::kDownlink, "slot {} delivered twice or never sent", slot);
   }
   s.stage = Stage::kArrived;
-  agent_counters_[s.message.to.value].received.add(bytes);
+  listener_->message_delivered(signal(sim, s));
 }
 
 void Network::release(uint32_t slot) {
@@ -172,21 +171,11 @@ void Network::free_slot(uint32_t slot) {
 }
 
 LinkId Network::link_between(AgentId from, AgentId to) const {
-  DLSIM_CHECK(from.value < graph_->node_count() && to.value < graph_->node_count(),
-              "agents {} and {} among {}", from.value, to.value, graph_->node_count());
+  DLSIM_CHECK(from.value < graph_.node_count() && to.value < graph_.node_count(),
+              "agents {} and {} among {}", from.value, to.value, graph_.node_count());
   const uint32_t link = find_link(from.value, to.value);
   DLSIM_CHECK(link != kNoLink, "agents {} and {} are not neighbours", from.value, to.value);
   return LinkId{link};
-}
-
-AgentCounters Network::total_counters() const {
-  AgentCounters total;
-  for (const AgentCounters& c : agent_counters_) {
-    total.sent += c.sent;
-    total.received += c.received;
-    total.dropped += c.dropped;
-  }
-  return total;
 }
 
 }  // namespace dlsim

@@ -1,5 +1,7 @@
-// The network: moves byte counts between agents over the graph's links and schedules their
-// deliveries; it never sees a model (a message's tag is the agent layer's handle on its content).
+// The network: moves byte counts between the nodes of the physical graph over its links and
+// schedules their deliveries; it never sees a model (the agent layer keeps a message's content,
+// indexed by the message's slot). What happens to each message (sent, dropped, delivered) is
+// reported to a SignalListener (sim/core/signals.hpp); the network keeps no traffic counters.
 // Each undirected edge is two directed Links. Messages to neighbours take the direct link;
 // others follow shortest-latency routes (Router), store-and-forward with one event per hop, so
 // every link serves its messages in the order they actually reach it. Optional per-agent NICs:
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "sim/core/event.hpp"
+#include "sim/core/signals.hpp"
 #include "sim/core/simulator.hpp"
 #include "sim/network/link.hpp"
 #include "sim/network/router.hpp"
@@ -43,38 +46,36 @@ struct NetworkConfig {
   std::vector<uint64_t> nic_downlink_bps_per_agent;
 };
 
-/// What the network knows about a message (the content stays with the agent layer, behind the
-/// tag); valid from send() until release().
+/// What the network knows about a message (the content stays with the agent layer, indexed by
+/// the message's slot); valid from send() until release().
 struct NetMessage {
   AgentId from;
   AgentId to;
   uint64_t size_bytes = 0;  ///< payload as given to send(), without the header
-  uint64_t tag = 0;         ///< the agent layer's handle, passed through untouched
   SimTime sent_at{};
-};
-
-/// An agent's traffic. Bytes include the header. A message is counted as received when its
-/// kDelivery event is handled, and as dropped (for its sender) when a link loses it.
-struct AgentCounters {
-  TrafficCount sent;
-  TrafficCount received;
-  TrafficCount dropped;
 };
 
 class Network {
  public:
-  /// Keeps a reference: `graph` must outlive the network. Link i gets RandomStream(seed, "link",
-  /// i); link ids as in router.hpp (edge k carries links 2k: u->v and 2k+1: v->u, u < v).
-  Network(const topo::Graph& graph, const NetworkConfig& config, uint64_t seed);
+  /// `graph` is the physical network (the agents, and any service node after them); the network
+  /// keeps it. Link i gets RandomStream(seed, "link", i); link ids as in router.hpp (edge k
+  /// carries links 2k: u->v and 2k+1: v->u, u < v). Signals go to ignore_signals() until
+  /// set_listener().
+  Network(topo::Graph graph, const NetworkConfig& config, uint64_t seed);
+  Network(const Network&) = delete;  // the router points into graph_
+  Network& operator=(const Network&) = delete;
+
+  /// Where the network reports what happens to messages; `listener` outlives the network.
+  void set_listener(SignalListener& listener) { listener_ = &listener; }
 
   /// Sends size_bytes from `from` to `to` (!= from) at sim.now(); returns the message slot.
   /// The message is delivered by a kDelivery event, or lost (then its slot is freed at once:
   /// when the first link loses it, the returned slot is already free).
-  uint32_t send(Simulator& sim, AgentId from, AgentId to, uint64_t size_bytes, uint64_t tag);
+  uint32_t send(Simulator& sim, AgentId from, AgentId to, uint64_t size_bytes);
 
   /// Processes kNicRelease and kLinkArrival events and returns true. For a kDelivery event it
-  /// records the reception (counters) and returns false: the agent layer handles it next. Any
-  /// other kind: returns false. Call it for every event before the agent layer's own handling.
+  /// signals the delivery and returns false: the agent layer handles it next. Any other kind:
+  /// returns false. Call it for every event before the agent layer's own handling.
   bool handle(Simulator& sim, const Event& event);
 
   /// The message in `slot`. Precondition: the slot is live (sent and not yet released).
@@ -89,13 +90,11 @@ class Network {
   /// Messages sent and neither delivered-and-released nor lost.
   size_t live_messages() const { return slots_.size() - free_slots_.size(); }
 
+  const topo::Graph& graph() const { return graph_; }
   uint32_t link_count() const { return static_cast<uint32_t>(links_.size()); }
   /// The directed link from -> to. Precondition: they are neighbours.
   LinkId link_between(AgentId from, AgentId to) const;
   const Link& link(LinkId id) const { return links_[id.value]; }
-  const AgentCounters& counters(AgentId agent) const { return agent_counters_[agent.value]; }
-  /// Sums over all agents.
-  AgentCounters total_counters() const;
   const Serializer& uplink(AgentId agent) const { return uplinks_[agent.value]; }
   const Serializer& downlink(AgentId agent) const { return downlinks_[agent.value]; }
   const Router& router() const { return router_; }
@@ -118,18 +117,21 @@ class Network {
   void free_slot(uint32_t slot);
   void enter_link(Simulator& sim, uint32_t slot);
   void on_link_arrival(Simulator& sim, const Event& event);
-  void on_delivery(uint32_t slot);
+  void on_delivery(Simulator& sim, uint32_t slot);
+  MessageSignal signal(const Simulator& sim, const Slot& s) const {
+    return MessageSignal{sim.now(), s.message.from, s.message.to, wire_bytes(s)};
+  }
   uint64_t wire_bytes(const Slot& s) const { return s.message.size_bytes + header_bytes_; }
 
-  const topo::Graph* graph_;
+  topo::Graph graph_;
   uint64_t header_bytes_;
+  SignalListener* listener_ = &ignore_signals();
   std::vector<Link> links_;
   std::vector<uint32_t> link_target_;  // far end of each link
   std::vector<uint32_t> out_begin_;    // out_[out_begin_[i] .. out_begin_[i+1]): node i's links
   std::vector<OutLink> out_;           // sorted by neighbour
   std::vector<Serializer> uplinks_;
   std::vector<Serializer> downlinks_;
-  std::vector<AgentCounters> agent_counters_;
   Router router_;
   std::vector<Slot> slots_;  // indexed by message slot
   std::vector<uint32_t> free_slots_;

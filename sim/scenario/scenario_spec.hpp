@@ -12,7 +12,7 @@
 #include "models/model_spec.hpp"
 #include "models/optimizer.hpp"
 #include "sim/agents/detsgrad.hpp"
-#include "sim/agents/driver.hpp"
+#include "sim/agents/time_mode.hpp"
 #include "sim/agents/gossip.hpp"
 #include "sim/agents/trigger.hpp"
 #include "sim/network/network.hpp"

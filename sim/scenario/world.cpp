@@ -25,11 +25,10 @@ std::unique_ptr<Algorithm> make_algorithm(World& w) {
     case AlgorithmKind::kNone: return std::make_unique<NoCommunication>();
     case AlgorithmKind::kDpsgd:
       try {
-        w.mixing.emplace(w.graph, a.mixing);
+        return std::make_unique<Dpsgd>(w.graph, a.mixing);
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: /algorithm/weights: {}", w.spec.file, e.what()));
       }
-      return std::make_unique<Dpsgd>(*w.mixing);
     case AlgorithmKind::kDetsgrad: return std::make_unique<Detsgrad>(a.detsgrad, trigger, w.graph);
     case AlgorithmKind::kGossip: return std::make_unique<GossipSgd>(a.gossip_mode, trigger, w.graph);
     case AlgorithmKind::kElasticGossip:
@@ -161,7 +160,7 @@ topo::Graph with_server(const topo::Graph& workers, const EasgdSpec& e) {
 // Simulated time is int64 nanoseconds: iterations x the slowest step must fit (a sync round lasts
 // at least its slowest compute; an async agent's clock advances by its own step per iteration).
 void check_time_fits(const World& w) {
-  const std::vector<SimTime>& steps = w.driver.compute_time;
+  const std::vector<SimTime>& steps = w.compute_time;
   const SimTime slowest = *std::max_element(steps.begin(), steps.end());
   const int64_t iterations = w.spec.run.iterations;
   if (slowest.ns > 0 && iterations > std::numeric_limits<int64_t>::max() / slowest.ns)
@@ -227,17 +226,17 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataP
   } else {
     w->graph = topo::build_topology(spec.topology, spec.seed);
   }
+  // The physical network: the agents' graph, plus EASGD's server.
   const bool easgd = spec.algorithm.kind == AlgorithmKind::kEasgd;
-  if (easgd) w->network_graph = with_server(w->graph, spec.algorithm.easgd);
-  w->network = std::make_unique<Network>(easgd ? w->network_graph : w->graph,
+  w->network = std::make_unique<Network>(easgd ? with_server(w->graph, spec.algorithm.easgd)
+                                               : w->graph,
                                          network_config(spec, agents), spec.seed);
   build_agents(*w, agents, paths, pool);
   w->algorithm = make_algorithm(*w);
   w->algorithm->start(w->agents);
-  w->swarm = std::make_unique<Swarm>(w->sim, *w->network, *w->algorithm, w->agents);
   const uint32_t batch = w->is_quadratic() ? 1 : w->learners.front()->batch_size();
   const double flops = w->learners.front()->model().flops_per_sample(models::Phase::kTrain) * batch;
-  w->driver = DriverConfig{spec.time.mode, spec.run.iterations, compute_times(spec, agents, flops)};
+  w->compute_time = compute_times(spec, agents, flops);
   check_time_fits(*w);
   warn_about_stability(*w);
   return w;

@@ -1,39 +1,36 @@
-// The world of one run, built from a validated scenario: graph and network, the shared dataset
-// and the shards, one Agent per node with its model, optimizer, learner and streams, the
-// algorithm, and the simulator that will run it all. Built once; the driver then owns the clock.
+// The world of one run, built from a validated scenario: what every run has. The communication
+// graph and the network (which owns the physical graph: the agents, plus any service node an
+// algorithm adds), the shared dataset and the shards, one Agent per node with its model,
+// optimizer, learner and streams, the algorithm (which owns what only it needs), each agent's
+// compute time, and the simulator. Built once; the run layer (sim/run) then drives it.
 #pragma once
 
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/data/data_paths.hpp"
 #include "sim/agents/algorithm.hpp"
-#include "sim/agents/driver.hpp"
 #include "sim/agents/model_learner.hpp"
-#include "sim/agents/swarm.hpp"
+#include "sim/core/simulator.hpp"
 #include "sim/core/thread_pool.hpp"
+#include "sim/network/network.hpp"
 #include "sim/scenario/scenario_spec.hpp"
-#include "topologies/mixing.hpp"
 
 namespace dlsim {
 
 struct World {
   ScenarioSpec spec;
   Simulator sim;
-  topo::Graph graph;                           // the agents' topology
-  topo::Graph network_graph;                   // EASGD only: graph + the server (node n)
-  std::optional<topo::MixingWeights> mixing;   // D-PSGD only
-  std::unique_ptr<Network> network;
+  topo::Graph graph;                           // the agents' communication graph
+  std::unique_ptr<Network> network;            // over the physical graph, network->graph()
   std::shared_ptr<const models::DatasetSplit> data;  // null for quadratic models
   models::Dataset eval_set;                    // the fixed test subset every evaluation uses
   std::vector<std::vector<uint32_t>> class_counts;  // [agent][class] of the shards
   std::vector<Agent> agents;
   std::vector<ModelLearner*> learners;         // agents[i].learner, typed
   std::unique_ptr<Algorithm> algorithm;
-  std::unique_ptr<Swarm> swarm;
-  DriverConfig driver;
+  std::vector<SimTime> compute_time;           // per agent: simulated time of one local step
   std::vector<std::string> warnings;           // shown to the user, not fatal
 
   explicit World(const ScenarioSpec& s) : spec(s), sim(s.seed) {}

@@ -14,7 +14,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/metrics/output_folder.hpp"
-#include "sim/metrics/run_scenario.hpp"
+#include "sim/run/run_scenario.hpp"
 #include "sim/sweep/sweep_folder.hpp"
 
 namespace dlsim {

@@ -27,14 +27,26 @@ class QuadraticLearner final : public Learner {
   float lr_;
 };
 
+/// Events per agent, counted across rounds.
+using EventCounts = std::vector<int>;
+
 class QueueOutbox final : public Outbox {
  public:
+  explicit QueueOutbox(EventCounts* events = nullptr) : events_(events) {}
   void send(Message m) override {
     ++sent;
     queue.push_back(std::move(m));
   }
+  void event(const Agent& a) override {
+    if (!events_) return;
+    if (events_->size() <= a.id.value) events_->resize(a.id.value + 1, 0);
+    ++(*events_)[a.id.value];
+  }
   std::deque<Message> queue;
   int sent = 0;
+
+ private:
+  EventCounts* events_;
 };
 
 inline ParamVector vec(std::initializer_list<float> values) {
@@ -77,10 +89,11 @@ inline std::vector<Agent> make_agents(const std::vector<ParamVector>& x0,
 /// update_block_size) as the sync driver's one thread does: update_in_blocks over all agents.
 enum class UpdateOrder { kPerAgent, kBlocks };
 
-/// One synchronous round of every agent, in agent order; returns the messages sent.
+/// One synchronous round of every agent, in agent order; returns the messages sent. Adds the
+/// round's events to `events` when given.
 inline int run_round(Algorithm& alg, std::vector<Agent>& agents,
-                     UpdateOrder order = UpdateOrder::kPerAgent) {
-  QueueOutbox out;
+                     UpdateOrder order = UpdateOrder::kPerAgent, EventCounts* events = nullptr) {
+  QueueOutbox out(events);
   for (Agent& a : agents) {  // the sync driver's order: prepare, then the (fused) local step
     alg.prepare(a);
     if (!alg.fused_local_step(a)) a.loss = a.learner->gradient(a.x, a.g);

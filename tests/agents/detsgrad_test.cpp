@@ -34,21 +34,22 @@ TEST_CASE("DETSGRAD on two agents matches hand arithmetic over two iterations") 
   Detsgrad alg(constant_steps(), constant_threshold(0.5), g);
   auto agents = make_agents({vec({1}), vec({3})}, {vec({0}), vec({0})});
   alg.start(agents);
+  EventCounts events;
 
   // k = 0: both broadcast. x0 = 1 - 0.2*(1 - 3) - 0.1*1 = 1.3; x1 = 3 - 0.2*(3 - 1) - 0.1*3 = 2.3.
-  CHECK(run_round(alg, agents) == 2);
+  CHECK(run_round(alg, agents, UpdateOrder::kPerAgent, &events) == 2);
   CHECK(agents[0].x[0] == doctest::Approx(1.3));
   CHECK(agents[1].x[0] == doctest::Approx(2.3));
 
   // k = 1: drift 0.3 (agent 0) stays under 0.5, drift 0.7 (agent 1) fires and sends 2.3.
   // x0 = 1.3 - 0.2*(1 - 2.3) - 0.1*1.3 = 1.43; x1 = 2.3 - 0.2*(2.3 - 1) - 0.1*2.3 = 1.81.
-  CHECK(run_round(alg, agents) == 1);
+  CHECK(run_round(alg, agents, UpdateOrder::kPerAgent, &events) == 1);
   CHECK(alg.last_drift(AgentId{0}) == doctest::Approx(0.3));
   CHECK(alg.last_drift(AgentId{1}) == doctest::Approx(0.7));
   CHECK(agents[0].x[0] == doctest::Approx(1.43));
   CHECK(agents[1].x[0] == doctest::Approx(1.81));
-  CHECK(agents[0].events == 1);
-  CHECK(agents[1].events == 2);
+  CHECK(events[0] == 1);
+  CHECK(events[1] == 2);
 }
 
 TEST_CASE("DETSGRAD consensus on the state uses x_i instead of the broadcast copy") {

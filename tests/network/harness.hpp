@@ -37,13 +37,26 @@ struct Delivery {
   uint32_t from = 0;
   uint32_t to = 0;
   uint64_t size_bytes = 0;
-  uint64_t tag = 0;
+  uint32_t slot = 0;  // the message's slot, as send() returned it
   int64_t sent_ns = 0;
   int64_t at_ns = 0;
 };
 
 /// Runs the simulator, passing every event to the network first, as the agent layer will;
 /// records and releases every delivered message and calls on_timer for kTimer events.
+/// Each node's traffic, from the network's signals. Bytes are wire bytes.
+struct NodeCounts final : SignalListener {
+  explicit NodeCounts(uint32_t nodes) : sent(nodes), received(nodes), dropped(nodes) {}
+  void message_sent(const MessageSignal& m) override { sent[m.from.value].add(m.wire_bytes); }
+  void message_dropped(const MessageSignal& m, DropReason) override {
+    dropped[m.from.value].add(m.wire_bytes);
+  }
+  void message_delivered(const MessageSignal& m) override {
+    received[m.to.value].add(m.wire_bytes);
+  }
+  std::vector<TrafficCount> sent, received, dropped;
+};
+
 inline std::vector<Delivery> run(Simulator& sim, Network& net, SimTime until = SimTime::max(),
                                  const std::function<void(const Event&)>& on_timer = {}) {
   std::vector<Delivery> out;
@@ -53,7 +66,8 @@ inline std::vector<Delivery> run(Simulator& sim, Network& net, SimTime until = S
         if (net.handle(sim, e) || e.kind() != EventKind::kDelivery) return;
         const NetMessage& m = net.message(e.payload);
         CHECK(m.to == e.agent);
-        out.push_back({m.from.value, m.to.value, m.size_bytes, m.tag, m.sent_at.ns, sim.now().ns});
+        out.push_back(
+            {m.from.value, m.to.value, m.size_bytes, e.payload, m.sent_at.ns, sim.now().ns});
         net.release(e.payload);
       },
       until);

@@ -14,11 +14,11 @@ TEST_CASE("a 1-byte message to a neighbour is latency-bound: 1 ms plus 8 ns") {
   const topo::Graph g = line(2, SimTime::from_ms(1));
   Network net(g, NetworkConfig{}, 1);
   Simulator sim(1);
-  net.send(sim, AgentId{0}, AgentId{1}, 1, 77);
+  const uint32_t slot = net.send(sim, AgentId{0}, AgentId{1}, 1);
   const auto got = run(sim, net);
   REQUIRE(got.size() == 1);
   CHECK(got[0].at_ns == 1000008);
-  CHECK(got[0].tag == 77);
+  CHECK(got[0].slot == slot);
   CHECK(sim.events_processed() == 1);  // one event per hop: the last one is the delivery itself
 }
 
@@ -26,7 +26,7 @@ TEST_CASE("a 1e9-byte message over 1 Gbps is bandwidth-bound: 8 s plus the laten
   const topo::Graph g = line(2, SimTime::from_ms(1));
   Network net(g, NetworkConfig{}, 1);
   Simulator sim(1);
-  net.send(sim, AgentId{1}, AgentId{0}, 1000000000, 0);
+  net.send(sim, AgentId{1}, AgentId{0}, 1000000000);
   const auto got = run(sim, net);
   REQUIRE(got.size() == 1);
   CHECK(got[0].at_ns == 8001000000);
@@ -36,13 +36,13 @@ TEST_CASE("two messages on one link arrive FIFO, the second one serialisation af
   const topo::Graph g = line(2, SimTime::from_ms(1));
   Network net(g, NetworkConfig{}, 1);
   Simulator sim(1);
-  net.send(sim, AgentId{0}, AgentId{1}, 1000000, 1);  // T = 8 ms
-  net.send(sim, AgentId{0}, AgentId{1}, 1000000, 2);
+  const uint32_t first = net.send(sim, AgentId{0}, AgentId{1}, 1000000);  // T = 8 ms
+  const uint32_t second = net.send(sim, AgentId{0}, AgentId{1}, 1000000);
   const auto got = run(sim, net);
   REQUIRE(got.size() == 2);
-  CHECK(got[0].tag == 1);
+  CHECK(got[0].slot == first);
   CHECK(got[0].at_ns == 9000000);  // 8 ms + 1 ms
-  CHECK(got[1].tag == 2);
+  CHECK(got[1].slot == second);
   CHECK(got[1].at_ns == 17000000);  // 16 ms + 1 ms
 }
 
@@ -50,7 +50,7 @@ TEST_CASE("a three-hop route on a line is store-and-forward: 3 x (S/B + L)") {
   const topo::Graph g = line(4, SimTime::from_ms(2));
   Network net(g, NetworkConfig{}, 1);
   Simulator sim(1);
-  net.send(sim, AgentId{0}, AgentId{3}, 125000, 5);  // T = 1 ms per hop
+  net.send(sim, AgentId{0}, AgentId{3}, 125000);  // T = 1 ms per hop
   const auto got = run(sim, net);
   REQUIRE(got.size() == 1);
   CHECK(got[0].at_ns == 3 * (1000000 + 2000000));
@@ -70,7 +70,7 @@ TEST_CASE("the shortest-latency route wins over the one with fewest hops") {
                           edge(3, 4, fast)});
   Network net(g, NetworkConfig{}, 1);
   Simulator sim(1);
-  net.send(sim, AgentId{0}, AgentId{3}, 125, 0);  // T = 1000 ns per hop
+  net.send(sim, AgentId{0}, AgentId{3}, 125);  // T = 1000 ns per hop
   const auto got = run(sim, net);
   REQUIRE(got.size() == 1);
   CHECK(got[0].at_ns == 3 * (1000 + 1000000));
@@ -87,8 +87,8 @@ TEST_CASE("intermediate links serve messages in the order they actually reach th
                           edge(2, 3, SimTime::from_ms(1))});
   Network net(g, NetworkConfig{}, 1);
   Simulator sim(1);
-  net.send(sim, AgentId{0}, AgentId{3}, 125000, 0);
-  net.send(sim, AgentId{1}, AgentId{3}, 125000, 1);
+  net.send(sim, AgentId{0}, AgentId{3}, 125000);
+  net.send(sim, AgentId{1}, AgentId{3}, 125000);
   const auto got = run(sim, net);
   REQUIRE(got.size() == 2);
   CHECK(got[0].from == 1);
@@ -105,7 +105,7 @@ TEST_CASE("a broadcast through a NIC uplink: the k-th of d arrives at k S/B_nic 
   config.nic_uplink_bps = kGbps;
   Network net(g, config, 1);
   Simulator sim(1);
-  for (uint32_t leaf = 1; leaf <= 4; ++leaf) net.send(sim, AgentId{0}, AgentId{leaf}, 125000, leaf);
+  for (uint32_t leaf = 1; leaf <= 4; ++leaf) net.send(sim, AgentId{0}, AgentId{leaf}, 125000);
   CHECK(net.uplink(AgentId{0}).busy_until().ns == 4000000);  // d S / B_nic until the last leaves
   const auto got = run(sim, net);
   REQUIRE(got.size() == 4);
@@ -123,7 +123,7 @@ TEST_CASE("messages into a NIC downlink serialise after their last link, in arri
   config.nic_downlink_bps = kGbps;
   Network net(g, config, 1);
   Simulator sim(1);
-  for (uint32_t leaf = 1; leaf <= 3; ++leaf) net.send(sim, AgentId{leaf}, AgentId{0}, 125000, 0);
+  for (uint32_t leaf = 1; leaf <= 3; ++leaf) net.send(sim, AgentId{leaf}, AgentId{0}, 125000);
   const auto got = run(sim, net);
   REQUIRE(got.size() == 3);
   for (uint32_t k = 1; k <= 3; ++k) {
@@ -139,13 +139,13 @@ TEST_CASE("per-agent NIC rates override the common one, and zero means no NIC") 
   config.nic_uplink_bps_per_agent = {kGbps / 2, 0, kGbps};
   Network net(g, config, 1);
   Simulator sim(1);
-  net.send(sim, AgentId{0}, AgentId{1}, 125000, 0);  // uplink 2 ms + link 1 ms + 1 ms
-  net.send(sim, AgentId{1}, AgentId{2}, 125000, 1);  // no uplink: link 1 ms + 1 ms
+  const uint32_t slow = net.send(sim, AgentId{0}, AgentId{1}, 125000);  // uplink 2 ms + 1 + 1
+  const uint32_t fast = net.send(sim, AgentId{1}, AgentId{2}, 125000);  // no uplink: 1 + 1 ms
   const auto got = run(sim, net);
   REQUIRE(got.size() == 2);
-  CHECK(got[0].tag == 1);
+  CHECK(got[0].slot == fast);
   CHECK(got[0].at_ns == 2000000);
-  CHECK(got[1].tag == 0);
+  CHECK(got[1].slot == slow);
   CHECK(got[1].at_ns == 4000000);
 }
 
@@ -154,14 +154,16 @@ TEST_CASE("header bytes travel on the wire and are counted, the payload size is 
   NetworkConfig config;
   config.header_bytes = 25;
   Network net(g, config, 1);
+  NodeCounts counts(2);
+  net.set_listener(counts);
   Simulator sim(1);
-  net.send(sim, AgentId{0}, AgentId{1}, 100, 0);  // 125 bytes on the wire: 1000 ns
+  net.send(sim, AgentId{0}, AgentId{1}, 100);  // 125 bytes on the wire: 1000 ns
   const auto got = run(sim, net);
   REQUIRE(got.size() == 1);
   CHECK(got[0].size_bytes == 100);
   CHECK(got[0].at_ns == 1001000);
-  CHECK(net.counters(AgentId{0}).sent == TrafficCount{1, 125});
-  CHECK(net.counters(AgentId{1}).received == TrafficCount{1, 125});
+  CHECK(counts.sent[0] == TrafficCount{1, 125});
+  CHECK(counts.received[1] == TrafficCount{1, 125});
 }
 
 TEST_CASE("16 agents on a 4x4 torus exchanging 800000-byte messages all arrive at 7.4 ms") {
@@ -176,7 +178,7 @@ TEST_CASE("16 agents on a 4x4 torus exchanging 800000-byte messages all arrive a
   Network net(g, NetworkConfig{}, 1);
   Simulator sim(1);
   for (uint32_t i = 0; i < 16; ++i)
-    for (uint32_t j : g.neighbors(i)) net.send(sim, AgentId{i}, AgentId{j}, 800000, 0);
+    for (uint32_t j : g.neighbors(i)) net.send(sim, AgentId{i}, AgentId{j}, 800000);
   const auto got = run(sim, net);
   CHECK(got.size() == 64);
   CHECK(std::all_of(got.begin(), got.end(), [](const Delivery& d) { return d.at_ns == 7400000; }));

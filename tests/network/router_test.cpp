@@ -88,9 +88,9 @@ TEST_CASE("messages to neighbours are never routed") {
   const topo::Graph g = line(4, SimTime::from_ms(1));
   Network net(g, NetworkConfig{}, 1);
   Simulator sim(1);
-  for (uint32_t i = 0; i < 3; ++i) net.send(sim, AgentId{i}, AgentId{i + 1}, 1, 0);
+  for (uint32_t i = 0; i < 3; ++i) net.send(sim, AgentId{i}, AgentId{i + 1}, 1);
   CHECK(net.router().routes_computed() == 0);
-  net.send(sim, AgentId{0}, AgentId{2}, 1, 0);
-  net.send(sim, AgentId{0}, AgentId{2}, 1, 0);
+  net.send(sim, AgentId{0}, AgentId{2}, 1);
+  net.send(sim, AgentId{0}, AgentId{2}, 1);
   CHECK(net.router().routes_computed() == 1);
 }

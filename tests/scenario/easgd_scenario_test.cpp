@@ -49,12 +49,12 @@ TEST_CASE("EASGD: the server is node n of the network graph, not an agent") {
   const auto w = build_world(parse_scenario(j, "s.json"), models::DataPaths{});
   CHECK(w->agents.size() == 4);
   CHECK(w->graph.node_count() == 4);
-  CHECK(w->network_graph.node_count() == 5);
-  CHECK(w->network_graph.neighbors(4).size() == 2);  // linked to agents 0 and 2 only
-  const int64_t e = w->network_graph.edge_index(2, 4);
+  CHECK(w->network->graph().node_count() == 5);
+  CHECK(w->network->graph().neighbors(4).size() == 2);  // linked to agents 0 and 2 only
+  const int64_t e = w->network->graph().edge_index(2, 4);
   REQUIRE(e >= 0);
-  CHECK(w->network_graph.edges()[e].latency == SimTime::from_ms(5));
-  CHECK(w->network_graph.edges()[e].bandwidth_bps == 100000000u);
+  CHECK(w->network->graph().edges()[e].latency == SimTime::from_ms(5));
+  CHECK(w->network->graph().edges()[e].bandwidth_bps == 100000000u);
   CHECK(w->warnings.empty());
 }
 

@@ -4,7 +4,7 @@
 #include <optional>
 #include <span>
 
-#include "sim/agents/driver.hpp"
+#include "sim/run/driver.hpp"
 
 namespace dlsim {
 

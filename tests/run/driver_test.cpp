@@ -1,12 +1,14 @@
+#include "sim/run/driver.hpp"
+
 #include <doctest/doctest.h>
 
-#include "algorithm_harness.hpp"
-#include "graphs.hpp"
+#include "../agents/algorithm_harness.hpp"
+#include "../agents/graphs.hpp"
 #include "sim/agents/detsgrad.hpp"
-#include "sim/agents/driver.hpp"
 #include "sim/agents/elastic_gossip.hpp"
 #include "sim/agents/gossip.hpp"
 #include "sim/core/units.hpp"
+#include "sim/metrics/comm_recorder.hpp"
 
 using namespace dlsim;
 using namespace dlsim::testing;
@@ -48,9 +50,12 @@ std::unique_ptr<Algorithm> make_algorithm(Which which, const topo::Graph& g, Tim
   half.kind = TriggerKind::kProbability;
   half.probability = 0.5;
   switch (which) {
-    case Which::kDetsgrad: return std::make_unique<Detsgrad>(DetsgradSpec{}, threshold, g);
-    case Which::kPull: return std::make_unique<GossipSgd>(GossipMode::kPull, half, g);
-    case Which::kElastic: return std::make_unique<ElasticGossip>(0.3, half, g, mode);
+    case Which::kDetsgrad:
+      return std::make_unique<Detsgrad>(DetsgradSpec{}, threshold, g);
+    case Which::kPull:
+      return std::make_unique<GossipSgd>(GossipMode::kPull, half, g);
+    case Which::kElastic:
+      return std::make_unique<ElasticGossip>(0.3, half, g, mode);
   }
   return nullptr;
 }
@@ -60,6 +65,8 @@ Result simulate(Which which, TimeMode mode, unsigned threads, const topo::Graph&
                 int64_t iterations, SimTime compute, Eigen::Index dim = 3) {
   Simulator sim(7);
   Network net(g, NetworkConfig{}, 7);
+  CommRecorder comm(g.node_count());
+  net.set_listener(comm);
   auto alg = make_algorithm(which, g, mode);
   WaveProblem p;
   if (dim != 3) p = wave_problem(g.node_count(), dim);
@@ -69,7 +76,7 @@ Result simulate(Which which, TimeMode mode, unsigned threads, const topo::Graph&
   }
   auto agents = make_agents(p.x0, p.c, 0.1f);
   alg->start(agents);
-  Swarm swarm(sim, net, *alg, agents);
+  Swarm swarm(sim, net, *alg, agents, comm);
   ThreadPool pool(threads);
   CountingObserver observer;
   DriverConfig config{mode, iterations, std::vector<SimTime>(g.node_count(), compute)};
@@ -80,7 +87,7 @@ Result simulate(Which which, TimeMode mode, unsigned threads, const topo::Graph&
   Result r;
   for (const Agent& a : agents) r.x.push_back(a.x);
   r.end = sim.now();
-  r.messages = net.total_counters().sent.messages;
+  r.messages = comm.total().sent.messages;
   return r;
 }
 

@@ -2,8 +2,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "sim/agents/driver.hpp"
-#include "sim/agents/driver_internal.hpp"
+#include "sim/run/driver.hpp"
+#include "sim/run/driver_internal.hpp"
 #include "sim/core/error.hpp"
 
 namespace dlsim {

@@ -1,11 +1,11 @@
-#include "sim/agents/swarm.hpp"
+#include "sim/run/swarm.hpp"
 
 #include <doctest/doctest.h>
 
 #include <memory>
 
-#include "algorithm_harness.hpp"
-#include "graphs.hpp"
+#include "../agents/algorithm_harness.hpp"
+#include "../agents/graphs.hpp"
 #include "sim/agents/detsgrad.hpp"
 
 using namespace dlsim;

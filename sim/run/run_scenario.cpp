@@ -1,13 +1,17 @@
-#include "sim/metrics/run_scenario.hpp"
+#include "sim/run/run_scenario.hpp"
 
 #include <chrono>
 #include <cmath>
 
+#include "sim/metrics/comm_recorder.hpp"
 #include "sim/metrics/evaluation.hpp"
 #include "sim/metrics/metrics_csv.hpp"
 #include "sim/metrics/output_folder.hpp"
 #include "sim/metrics/summary.hpp"
+#include "sim/run/driver.hpp"
+#include "sim/scenario/algorithm_json.hpp"
 #include "sim/scenario/load_scenario.hpp"
+#include "sim/scenario/world.hpp"
 
 namespace dlsim {
 namespace {
@@ -24,27 +28,37 @@ double mean_accuracy(const EvalPoint& p) {
   return sum / static_cast<double>(p.agents.size());
 }
 
-// Evaluates at iteration 0, every eval_every iterations and at the end; reports progress.
-class Recorder final : public RunObserver {
+// Hands the world's state to the evaluator at iteration 0, every eval_every iterations and at
+// the end, writes each point to metrics.csv, and reports progress.
+class EvaluationPoints final : public RunObserver {
  public:
-  Recorder(World& world, ThreadPool& pool, MetricsCsv& csv, Progress& progress, RunTimes& times)
-      : world_(world), pool_(pool), csv_(csv), progress_(progress), times_(times),
-        evaluator_(world) {}
+  EvaluationPoints(World& world, ThreadPool& pool, const CommRecorder& comm, MetricsCsv& csv,
+                   Progress& progress, double& eval_s)
+      : world_(world),
+        pool_(pool),
+        comm_(comm),
+        csv_(csv),
+        progress_(progress),
+        eval_s_(eval_s),
+        evaluator_(world.learners, world.is_quadratic() ? nullptr : &world.eval_set,
+                   world.spec.run.eval_batch) {}
 
   void record(int64_t iteration) {
     const auto start = Clock::now();
-    evaluator_.evaluate(pool_, iteration, last_);
+    // The centre model lives on the network node after the agents (EASGD's parameter server).
+    const EvalInput in{iteration, world_.sim.now(), world_.agents, world_.algorithm->center_model(),
+                       AgentId{static_cast<uint32_t>(world_.agents.size())}};
+    evaluator_.evaluate(pool_, in, comm_, last_);
     csv_.write(last_);
     has_point_ = true;
-    times_.eval_s += since(start);
+    eval_s_ += since(start);
   }
 
   bool on_iterations_done(int64_t k) override {
     const RunSpec& run = world_.spec.run;
     if (k == run.iterations || (run.eval_every > 0 && k % run.eval_every == 0)) record(k);
-    uint64_t events = 0;
-    for (const Agent& a : world_.agents) events += a.events;
-    progress_.update(k, world_.sim.now(), has_point_ ? mean_accuracy(last_) : NAN, events);
+    progress_.update(k, world_.sim.now(), has_point_ ? mean_accuracy(last_) : NAN,
+                     comm_.total().events);
     return true;
   }
 
@@ -53,9 +67,10 @@ class Recorder final : public RunObserver {
  private:
   World& world_;
   ThreadPool& pool_;
+  const CommRecorder& comm_;
   MetricsCsv& csv_;
   Progress& progress_;
-  RunTimes& times_;
+  double& eval_s_;
   Evaluator evaluator_;
   EvalPoint last_;
   bool has_point_ = false;
@@ -84,6 +99,28 @@ uint64_t final_fingerprint(const World& world) {
   return f.value();
 }
 
+RunFacts facts_of(const World& world, const RunOutcome& outcome, const RunTimes& times) {
+  RunFacts f;
+  f.name = world.spec.name;
+  f.algorithm = std::string(to_string(world.spec.algorithm.kind));
+  f.agents = static_cast<uint32_t>(world.agents.size());
+  f.parameters = world.parameter_count();
+  f.iterations_done = outcome.iterations_done;
+  // Decisions taken: each agent's own iteration count (in async mode some are ahead).
+  for (const Agent& a : world.agents) f.decisions += static_cast<double>(a.iteration);
+  if (outcome.status == RunStatus::kDiverged)
+    f.diverged = Divergence{outcome.diverged_iteration, outcome.diverged_agent,
+                            outcome.diverged_in == DivergedIn::kLoss ? "loss" : "parameters"};
+  f.fingerprint = final_fingerprint(world);
+  f.simulated = world.sim.now();
+  f.events_processed = world.sim.events_processed();
+  f.quadratic = world.is_quadratic();
+  f.times = times;
+  f.warnings = world.warnings;
+  f.class_counts = world.class_counts;
+  return f;
+}
+
 }  // namespace
 
 RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std::ostream& log) {
@@ -96,12 +133,19 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   for (const std::string& w : world->warnings) log << "dlsim: warning: " << w << '\n';
   folder.write_text("scenario.json", scenario_to_json(spec).dump(2) + "\n");
 
+  // The recorders: the network and the algorithm's events report to `comm`.
+  CommRecorder comm(world->network->graph().node_count());
+  world->network->set_listener(comm);
+  Swarm swarm(world->sim, *world->network, *world->algorithm, world->agents, comm);
   MetricsCsv csv(folder.file("metrics.csv"));
   Progress progress(options.progress, spec.run.iterations, log);
-  Recorder recorder(*world, pool, csv, progress, times);
-  world->driver.timings = &times.driver;
-  recorder.record(0);
-  RunOutcome outcome = run_driver(*world->swarm, pool, world->driver, recorder);
+  EvaluationPoints points(*world, pool, comm, csv, progress, times.eval_s);
+  DriverTimings driver_times;
+  const DriverConfig config{spec.time.mode, spec.run.iterations, world->compute_time,
+                            &driver_times};
+
+  points.record(0);
+  RunOutcome outcome = run_driver(swarm, pool, config, points);
   check_final_parameters(*world, outcome);
   progress.finish();
   if (outcome.status == RunStatus::kDiverged)
@@ -110,9 +154,12 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
                                                                 : "got non-finite parameters",
                        outcome.diverged_iteration);
   csv.close();
+  times.training_s = driver_times.training_s;
+  times.events_s = driver_times.events_s;
+  times.updates_s = driver_times.updates_s;
   times.wall_s = since(start);
   RunReport report;
-  report.summary = make_summary(*world, outcome, recorder.last(), final_fingerprint(*world), times);
+  report.summary = make_summary(facts_of(*world, outcome, times), comm, points.last());
   folder.write_text("summary.json", report.summary.dump(2) + "\n");
   folder.commit();
   report.out = options.out;

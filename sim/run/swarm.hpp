@@ -1,6 +1,8 @@
-// The agents' side of the network: puts algorithms' messages on the wire and hands deliveries
-// back to the algorithm. The network moves byte counts; the message content (a shared snapshot)
-// waits here, indexed by the network's message slot.
+// The agents' side of the network, the algorithm's Outbox in a run: puts the algorithm's messages
+// on the wire and hands deliveries back to it, and reports its events as signals. The network
+// moves byte counts; the message content (a shared snapshot) waits here, indexed by the
+// network's message slot. A message's path: Algorithm -> Outbox::send (here) -> Network::send
+// -> link events -> kDelivery -> Swarm::dispatch (here) -> Algorithm::receive.
 #pragma once
 
 #include <span>
@@ -14,11 +16,13 @@ namespace dlsim {
 
 class Swarm final : public Outbox {
  public:
-  /// Keeps references to all four; they outlive the swarm.
-  Swarm(Simulator& sim, Network& network, Algorithm& algorithm, std::span<Agent> agents)
-      : sim_(sim), network_(network), algorithm_(algorithm), agents_(agents) {}
+  /// Keeps references to all of them; they outlive the swarm. Events go to `listener`.
+  Swarm(Simulator& sim, Network& network, Algorithm& algorithm, std::span<Agent> agents,
+        SignalListener& listener = ignore_signals())
+      : sim_(sim), network_(network), algorithm_(algorithm), agents_(agents), listener_(listener) {}
 
   void send(Message m) override;
+  void event(const Agent& a) override { listener_.trigger_fired(a.id, a.iteration, sim_.now()); }
   /// Routes one event: network events to the network, kDelivery to the receiving agent's
   /// algorithm. Returns false for any other kind (the driver's own).
   bool dispatch(const Event& e);
@@ -33,6 +37,7 @@ class Swarm final : public Outbox {
   Network& network_;
   Algorithm& algorithm_;
   std::span<Agent> agents_;
+  SignalListener& listener_;
   // Indexed by network slot; an entry is cleared when its message is delivered or lost, so a
   // snapshot lives no longer than its messages. The table never outgrows the live messages.
   std::vector<Message> in_flight_;

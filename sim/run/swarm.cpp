@@ -1,9 +1,9 @@
-#include "sim/agents/swarm.hpp"
+#include "sim/run/swarm.hpp"
 
 namespace dlsim {
 
 void Swarm::send(Message m) {
-  const uint32_t slot = network_.send(sim_, m.from, m.to, m.size_bytes, 0);
+  const uint32_t slot = network_.send(sim_, m.from, m.to, m.size_bytes);
   if (!network_.in_flight(slot)) return;  // lost on its first link: nothing to keep
   if (slot >= in_flight_.size()) in_flight_.resize(slot + 1);
   in_flight_[slot] = std::move(m);
@@ -19,8 +19,10 @@ bool Swarm::dispatch(const Event& e) {
   const Message m = std::move(in_flight_[e.payload]);
   in_flight_[e.payload] = Message{};
   network_.release(e.payload);
-  if (m.to.value < agents_.size()) algorithm_.receive(agents_[m.to.value], m, *this);
-  else algorithm_.receive_service(m, *this);  // EASGD's server: a node that is not an agent
+  if (m.to.value < agents_.size())
+    algorithm_.receive(agents_[m.to.value], m, *this);
+  else
+    algorithm_.receive_service(m, *this);  // EASGD's server: a node that is not an agent
   return true;
 }
 

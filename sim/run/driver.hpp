@@ -1,4 +1,4 @@
-// The two ways time runs (ALGORITHMS.md, "Time"):
+// The drivers: the two ways time runs (docs/algorithms.md, "Time"):
 // - sync: rounds with a barrier. Every agent computes its gradient (in parallel), decides and
 //   sends when its compute time has passed; the round ends when the last message has arrived;
 //   then every agent updates (in parallel). Round time = slowest compute + that round's messages.
@@ -12,18 +12,17 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/agents/swarm.hpp"
+#include "sim/agents/time_mode.hpp"
 #include "sim/core/thread_pool.hpp"
+#include "sim/run/swarm.hpp"
 
 namespace dlsim {
 
-enum class TimeMode { kSync, kAsync };
-
 /// Wall-clock seconds spent in each part of a run (for "where the time goes").
 struct DriverTimings {
-  double training_s = 0.0;   // gradients (and, in sync mode, prepare: snapshots, drift norms)
-  double events_s = 0.0;     // the event loop: decisions, sends, network, deliveries
-  double updates_s = 0.0;    // consensus / mixing / optimizer updates
+  double training_s = 0.0;  // gradients (and, in sync mode, prepare: snapshots, drift norms)
+  double events_s = 0.0;    // the event loop: decisions, sends, network, deliveries
+  double updates_s = 0.0;   // consensus / mixing / optimizer updates
 };
 
 struct DriverConfig {

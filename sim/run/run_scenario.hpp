@@ -1,6 +1,7 @@
-// Runs one scenario to its output folder: builds the world, writes the resolved scenario.json,
-// streams metrics.csv at every evaluation point, and writes summary.json. The folder is written
-// as OUT.tmp and renamed at the end (a failed run leaves nothing behind).
+// The run layer's entry point: runs one scenario to its output folder. Builds the world, attaches
+// the recorders to it, writes the resolved scenario.json, drives the world, streams metrics.csv at
+// every evaluation point and writes summary.json. The folder is written as OUT.tmp and renamed
+// at the end (a failed run leaves nothing behind).
 #pragma once
 
 #include <filesystem>
