@@ -67,7 +67,8 @@ class Algorithm {
 /// Algorithm::update_block_size describes (precondition: it is > 0).
 void update_in_blocks(Algorithm& algorithm, std::span<Agent> agents);
 
-/// a / (eps*k + 1)^d: the decaying step-size and threshold form of ALGORITHMS.md.
+/// a / (eps*k + 1)^d: the decaying step-size and threshold form (docs/algorithms.md,
+/// "Step-size schedules").
 struct DecaySchedule {
   double a = 0.1;
   double d = 1.0;

@@ -1,6 +1,6 @@
 // DETSGRAD (George & Gurram 2019): event-triggered consensus + innovation. Agent i broadcasts x_i
 // to its neighbours only when ||x_i - x^_i|| > v_k (x^_i: the value it last broadcast), and every
-// neighbour holds that copy until the next event. Update (ALGORITHMS.md, "DETSGRAD"):
+// neighbour holds that copy until the next event. Update (docs/algorithms.md, "DETSGRAD"):
 //   x_i <- x_i - beta_k * sum_{j in N_i} (x^_i - x^_j) - alpha_k * s * g_i.
 // In sync mode the gradient term is applied inside the gradient computation (fused_local_step)
 // whenever the consensus term does not read x_i itself; update() then adds the consensus term and

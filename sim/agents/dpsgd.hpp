@@ -1,7 +1,7 @@
-// D-PSGD (Lian et al. 2017): every iteration each agent sends x_i to all its neighbours and sets
-// x_i <- sum_j W_ij x_j - step(g_i(x_i)), W symmetric doubly stochastic (topologies/mixing.hpp).
-// A neighbour copy that never arrived (lost) counts as the agent's own x_i, so rows still sum to
-// one; after that the last copy that did arrive is held.
+// D-PSGD (Lian et al. 2017; docs/algorithms.md, "D-PSGD"): every iteration each agent sends x_i to
+// all its neighbours and sets x_i <- sum_j W_ij x_j - step(g_i(x_i)), W symmetric doubly stochastic
+// (topologies/mixing.hpp). A neighbour copy that never arrived (lost) counts as the agent's own
+// x_i, so rows still sum to one; after that the last copy that did arrive is held.
 #pragma once
 
 #include <vector>

@@ -1,5 +1,5 @@
-// EASGD (Zhang, Choromanska, LeCun 2015; ALGORITHMS.md, "EASGD"): elastic averaging around a
-// centre variable z held by a parameter server, node n of the network graph (the workers are the
+// EASGD (Zhang, Choromanska, LeCun 2015; docs/algorithms.md, "EASGD"): elastic averaging around
+// a centre variable z held by a parameter server, node n of the network graph (the workers are the
 // agents 0..n-1; the server trains nothing and is not evaluated). One protocol in both modes:
 //   1. when worker i's trigger fires at iteration k it sends x_i (its parameters before the step
 //      of k, full size, kParams) to the server;

@@ -1,13 +1,13 @@
-// Elastic Gossip (Pramod 2018; ALGORITHMS.md, "Elastic Gossip"). When its trigger fires, agent i
-// picks a random neighbour j; both send each other their parameters (two full-size messages) and
+// Elastic Gossip (Pramod 2018; docs/algorithms.md, "Elastic Gossip"). When its trigger fires, agent
+// i picks a random neighbour j; both send each other their parameters (two full-size messages) and
 // both move: x_i <- x_i - step_i - alpha * sum_{j in P_i} (x_i - x_j), where P_i is i's own peer
-// plus every agent that picked i, the x are values before this iteration's optimizer step, and
-// the optimizer's momentum is not touched by the pull. alpha = 0.5 lands a pair on its midpoint.
-// In sync mode, when i and j pick each other in the same round, each one's kParams answers the
-// other's: the pair exchanges once (two messages, not four). In async mode a receiver cannot
-// tell whether its own current pick of the sender is the same exchange (the sender may have
-// moved on since), so every kParams is answered: a mutual pick costs four messages there, and
-// no pick is ever left unanswered.
+// plus every agent that picked i, the x are values before this iteration's optimizer step, and the
+// optimizer's momentum is not touched by the pull. alpha = 0.5 lands a pair on its midpoint. In
+// sync mode, when i and j pick each other in the same round, each one's kParams answers the
+// other's: the pair exchanges once (two messages, not four). In async mode a receiver cannot tell
+// whether its own current pick of the sender is the same exchange (the sender may have moved on
+// since), so every kParams is answered: a mutual pick costs four messages there, and no pick is
+// ever left unanswered.
 #pragma once
 
 #include <vector>

@@ -1,4 +1,4 @@
-// Gossiping SGD (Jin et al. 2016), both variants (ALGORITHMS.md, "Gossiping SGD"):
+// Gossiping SGD (Jin et al. 2016), both variants (docs/algorithms.md, "Gossiping SGD"):
 // - pull: when its trigger fires, agent i asks one random neighbour j for x_j and then moves to
 //   (x_i + x_j)/2 before its optimizer step; only the initiator moves, j only answers.
 // - push: when its trigger fires, agent i sends (x_i, w_i/2) to one random neighbour and keeps

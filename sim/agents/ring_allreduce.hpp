@@ -1,9 +1,10 @@
-// All-reduce SGD and Local SGD over a ring all-reduce (ALGORITHMS.md, "All-reduce SGD and Local
-// SGD"). The ring is agents 0 -> 1 -> ... -> n-1 -> 0, embedded in the graph: each stage's chunk
-// is routed along shortest paths by the network. A reduction takes 2(n-1) stages; at each stage
-// every agent sends a 1/n share of the vector to its successor once it got the previous stage's
-// share from its predecessor, so the round time is that of the pipelined ring. The arithmetic is
-// the exact mean in agent order (the same result the ring computes, without its rounding order).
+// All-reduce SGD and Local SGD over a ring all-reduce (docs/algorithms.md, "All-reduce SGD and
+// Local SGD"). The ring is agents 0 -> 1 -> ... -> n-1 -> 0, embedded in the graph: each stage's
+// chunk is routed along shortest paths by the network. A reduction takes 2(n-1) stages; at each
+// stage every agent sends a 1/n share of the vector to its successor once it got the previous
+// stage's share from its predecessor, so the round time is that of the pipelined ring. The
+// arithmetic is the exact mean in agent order (the same result the ring computes, without its
+// rounding order).
 // - kGradients (all-reduce SGD): every iteration the gradients are averaged, then every agent
 //   takes the same optimizer step: all agents stay identical.
 // - kModels (Local SGD): after every tau local steps (iterations k with (k+1) mod tau = 0), every

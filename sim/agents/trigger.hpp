@@ -1,5 +1,6 @@
 // The trigger family: answers "communicate now?" for one agent at one iteration. A trigger decides
-// *whether*; the algorithm decides with whom and what. Every decision is counted by the caller.
+// *whether*; the algorithm decides with whom and what (docs/algorithms.md, "Triggers"). An
+// algorithm reports each decision to communicate as an event (Outbox::event).
 #pragma once
 
 #include <cstdint>

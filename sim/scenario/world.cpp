@@ -173,7 +173,7 @@ void check_time_fits(const World& w) {
 void warn_about_stability(World& w) {
   const AlgorithmSpec& a = w.spec.algorithm;
   if (a.kind == AlgorithmKind::kEasgd) {
-    // ALGORITHMS.md: the synchronous centre update is z + beta (mean x - z), beta = n alpha.
+    // docs/algorithms.md, "EASGD": the synchronous centre update is z + beta (mean x - z), beta = n alpha.
     const double beta = a.easgd.alpha * static_cast<double>(w.agents.size());
     if (beta > 1.0)
       w.warnings.push_back(fmt::format(

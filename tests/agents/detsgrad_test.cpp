@@ -96,7 +96,7 @@ TEST_CASE("DETSGRAD scales the gradient by s") {
 
 namespace {
 
-// DETSGRAD as ALGORITHMS.md writes it, in double, one plain loop per rule: the reference the
+// DETSGRAD as docs/algorithms.md writes it, in double, one plain loop per rule: the reference the
 // blocked, fused implementation must agree with.
 struct NaiveDetsgrad {
   std::vector<std::vector<double>> x;     // x_i

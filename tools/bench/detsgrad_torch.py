@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The default scenario written directly in PyTorch, as a researcher would: the reference that
 issue 4's speed target compares with ("a Python + PyTorch script doing the same reaches about
-1,150 agent-steps/s on one core"). DETSGRAD (../shared/ALGORITHMS.md) on the MNIST digits:
+1,150 agent-steps/s on one core"). DETSGRAD (docs/algorithms.md) on the MNIST digits:
 10 agents on a ring, each holding one digit, MLP 784-250-10 (He-normal hidden layer,
 Glorot-normal output layer, zero biases, one common start), batch 32, plain SGD, a = 0.1,
 b = 0.2525, threshold v0 = 1.5 with decay 0.1. Each agent's parameters are one flat tensor (the
