@@ -21,8 +21,8 @@ constexpr Index kMr = 32;
 constexpr Index kMaxNr = 14;  // 28 accumulators + 2 of A + 1 broadcast: 31 of the 32 registers
 constexpr Index kKc = 256;
 // A is read in place with a column stride of lda floats; the hardware prefetchers do not follow
-// such a stream across pages (a 512 x 3136 weight ran at a third of the speed without this), so
-// the kernel prefetches A kPrefetch columns ahead (32 measured best among 4, 8, 16, 32).
+// such a stream across pages (wide weights, such as a CNN's 512 x 3136 layer, slow down most),
+// so the kernel prefetches A kPrefetch columns ahead (tools/bench/train_step_bench.cpp tells).
 constexpr Index kPrefetch = 32;
 
 using Kernel = void (*)(Index kc, const float* a, Index lda, const float* b, Index ldb,

@@ -19,7 +19,7 @@ class SnapshotPool {
   std::shared_ptr<ParamVector> take(Eigen::Index size);
   /// A buffer that nobody else holds, holding a copy of x. The copy bypasses the caches: its
   /// readers are other agents, later, and a cached write would first read the buffer's old
-  /// contents from memory (with two threads sharing the memory, about 4 % of a DETSGRAD run).
+  /// contents from memory.
   std::shared_ptr<ParamVector> take_copy(const ParamVector& x);
   /// Buffers held (in use or free).
   size_t buffers() const { return buffers_.size(); }

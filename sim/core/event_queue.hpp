@@ -3,9 +3,9 @@
 // only at or after the current time, so no pending event is earlier than the last one popped.
 // Bucket b > 0 holds the events whose time first differs from that last time in bit b-1, bucket
 // 0 those at exactly that time, in key order. An event only ever moves to lower buckets (at most
-// 64 moves, a few in practice), each move a sequential copy, so there are few cache misses:
-// 2 * 10^7 hold operations/s with 10^5 pending, where a 4-ary heap made 7 * 10^6, for about
-// 50-60 bytes of memory per pending event against 24-48 (tools/bench/engine_bench.cpp).
+// 64 moves, a few in practice), each move a sequential copy, so there are few cache misses; it
+// trades some memory per pending event for that against a binary or 4-ary heap
+// (tools/bench/engine_bench.cpp compares them).
 #pragma once
 
 #include <array>

@@ -30,7 +30,7 @@ uint32_t directed_link(const topo::Graph& graph, uint32_t from, uint32_t to) {
 
 // Dijkstra's state, kept between searches: only the nodes a search touched are reset, so a
 // short route costs what its neighbourhood costs, not O(n). (Boost's dijkstra_shortest_paths
-// allocates and zero-fills an n-entry heap index on every call: 10 us per route at n = 10^5.)
+// allocates and zero-fills an n-entry heap index on every call, O(n) per route.)
 struct Router::Search {
   struct Arc {
     uint32_t to;
