@@ -1,20 +1,20 @@
-// The contract between the drivers (sync rounds, async clocks) and a decentralized algorithm.
-// One iteration of agent a runs as:
+// The contract between the drivers (sync rounds, async clocks; sim/run) and a decentralized
+// algorithm. One iteration of agent a runs as:
 //   prepare(a)      local work on x_k: trigger decision, snapshot, drift norm. Must not read a.g
 //                   (async mode computes g_k after it). Touches only a's state: the driver runs
 //                   it for many agents in parallel.
-//   communicate(a)  at a's step event, in event order: send what prepare decided.
+//   (the gradient)  the driver computes a.g and a.loss at a.x, in the same parallel phase.
+//   communicate(a)  at a's step event, in event order: send what prepare decided, and report
+//                   an event (Outbox::event) when the trigger fired.
 //   receive(a, m)   when a message reaches a; may answer (pull requests).
 //   update(a)       apply iteration k's update; touches only a's state and immutable snapshots,
-//                   so it too runs in parallel. The driver then advances a.iteration. In sync
-//                   mode it may run in column blocks instead (update_block_size).
-// In sync mode the gradient comes after prepare(a), in the same parallel phase: from the driver
-// (a.g), or from the algorithm's fused_local_step(a), which also applies its gradient term.
+//                   so it too runs in parallel. The driver then advances a.iteration.
 // Collective algorithms (all-reduce) also get every agent at once, serially, between the phases:
 //   before_updates(agents) after every message of the round arrived;
 //   after_updates(agents)  once every agent applied its update.
 // Algorithms with a service node (EASGD's parameter server: node n of the network graph, after
 // the agents 0..n-1) get the messages addressed to it through receive_service, in event order.
+// Speed paths that bend this contract live behind one optional interface: sync_fast_path.hpp.
 #pragma once
 
 #include <span>
@@ -35,22 +35,6 @@ class Algorithm {
   virtual void communicate(Agent& a, Outbox& out) = 0;
   virtual void receive(Agent& a, const Message& m, Outbox& out) = 0;
   virtual void update(Agent& a) = 0;
-  /// Sync mode, optional: update() in column blocks, so that agents that read one another's
-  /// snapshots read each block of them from memory once per round, not once per reader. When
-  /// this is > 0 the driver calls, for a range of agents, update_begin(a) on each, then
-  /// update_block(a, start, len) for each block [start, start + len) of the parameters (blocks of
-  /// this many, the last shorter, so start is a multiple of it) on each agent in turn, then
-  /// update_end(a) on each. The result must equal update(a)'s, bit for bit.
-  virtual Eigen::Index update_block_size() const { return 0; }
-  virtual void update_begin(Agent&) {}
-  virtual void update_block(Agent&, Eigen::Index /*start*/, Eigen::Index /*len*/) {}
-  virtual void update_end(Agent&) {}
-  /// Sync mode, optional: called right after prepare(a), in the parallel phase. Computes a's
-  /// stochastic gradient at a.x (setting a.loss) and applies the algorithm's gradient term to
-  /// a.x at once, fused with the gradient computation (a.g is not written); update() then applies
-  /// the rest. Returns false, having done nothing, when the algorithm does not fuse: the driver
-  /// then computes a.g itself.
-  virtual bool fused_local_step(Agent&) { return false; }
   /// A message to a network node that is not an agent (m.to >= the number of agents). Only
   /// algorithms that put such a node in the graph receive one; the default is a broken invariant.
   virtual void receive_service(const Message& m, Outbox& out);
@@ -62,10 +46,6 @@ class Algorithm {
   virtual void before_updates(std::span<Agent>) {}
   virtual void after_updates(std::span<Agent>) {}
 };
-
-/// The updates of a range of agents, block after block over the whole range, as
-/// Algorithm::update_block_size describes (precondition: it is > 0).
-void update_in_blocks(Algorithm& algorithm, std::span<Agent> agents);
 
 /// a / (eps*k + 1)^d: the decaying step-size and threshold form (docs/algorithms.md,
 /// "Step-size schedules").

@@ -2,9 +2,10 @@
 // to its neighbours only when ||x_i - x^_i|| > v_k (x^_i: the value it last broadcast), and every
 // neighbour holds that copy until the next event. Update (docs/algorithms.md, "DETSGRAD"):
 //   x_i <- x_i - beta_k * sum_{j in N_i} (x^_i - x^_j) - alpha_k * s * g_i.
-// In sync mode the gradient term is applied inside the gradient computation (fused_local_step)
-// whenever the consensus term does not read x_i itself; update() then adds the consensus term and
-// computes the next drift norm in the same pass over the parameters.
+// In sync mode (SyncFastPath) the gradient term is applied inside the gradient computation
+// (fused_local_step) whenever the consensus term does not read x_i itself, and the update runs in
+// column blocks across a thread's agents; update() adds the consensus term and computes the next
+// drift norm in the same pass over the parameters.
 #pragma once
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 
 #include "sim/agents/algorithm.hpp"
 #include "sim/agents/snapshot_pool.hpp"
+#include "sim/agents/sync_fast_path.hpp"
 #include "sim/agents/trigger.hpp"
 #include "topologies/graph.hpp"
 
@@ -28,7 +30,7 @@ struct DetsgradSpec {
   ConsensusBase consensus = ConsensusBase::kBroadcast;
 };
 
-class Detsgrad final : public Algorithm {
+class Detsgrad final : public Algorithm, public SyncFastPath {
  public:
   /// graph: the agents' communication graph (outlives this object).
   Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, const topo::Graph& graph);

@@ -4,6 +4,7 @@
 
 #include "sim/run/driver.hpp"
 #include "sim/run/driver_internal.hpp"
+#include "sim/agents/sync_fast_path.hpp"
 #include "sim/core/error.hpp"
 
 namespace dlsim {
@@ -30,15 +31,16 @@ class Stopwatch {
 // range of consecutive agents and runs block after block over its whole range: agents that
 // neighbour one another (consecutive ids in rings, lines and grid rows) then read each block of
 // a shared snapshot from memory once, and the readers after the first find it in cache.
-void run_updates(std::span<Agent> agents, ThreadPool& pool, Algorithm& algorithm) {
-  if (algorithm.update_block_size() <= 0) {
+void run_updates(std::span<Agent> agents, ThreadPool& pool, Algorithm& algorithm,
+                 SyncFastPath* fast) {
+  if (!fast || fast->update_block_size() <= 0) {
     pool.parallel_for(agents.size(), [&](size_t i) { algorithm.update(agents[i]); });
     return;
   }
   const size_t ranges = std::min<size_t>(pool.threads(), agents.size());
   pool.parallel_for(ranges, [&](size_t r) {
     const size_t first = r * agents.size() / ranges, end = (r + 1) * agents.size() / ranges;
-    update_in_blocks(algorithm, agents.subspan(first, end - first));
+    update_in_blocks(*fast, agents.subspan(first, end - first));
   });
 }
 
@@ -64,12 +66,13 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
   Simulator& sim = swarm.sim();
   RunOutcome outcome;
   Stopwatch watch(config.timings);
+  SyncFastPath* const fast = dynamic_cast<SyncFastPath*>(&algorithm);  // optional
   for (int64_t k = 0; k < config.iterations; ++k) {
     watch.restart();  // the observer (evaluation) times itself
     pool.parallel_for(agents.size(), [&](size_t i) {
       Agent& a = agents[i];
       algorithm.prepare(a);
-      if (!algorithm.fused_local_step(a)) a.loss = a.learner->gradient(a.x, a.g);
+      if (!fast || !fast->fused_local_step(a)) a.loss = a.learner->gradient(a.x, a.g);
     });
     watch.lap(&DriverTimings::training_s);
     if (auto diverged = check_losses(agents, k)) return *diverged;
@@ -85,7 +88,7 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
     });
     watch.lap(&DriverTimings::events_s);
     algorithm.before_updates(agents);
-    run_updates(agents, pool, algorithm);
+    run_updates(agents, pool, algorithm, fast);
     algorithm.after_updates(agents);
     for (Agent& a : agents) ++a.iteration;
     watch.lap(&DriverTimings::updates_s);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/sync_fast_path.hpp"
 
 namespace dlsim::testing {
 
@@ -94,9 +95,10 @@ enum class UpdateOrder { kPerAgent, kBlocks };
 inline int run_round(Algorithm& alg, std::vector<Agent>& agents,
                      UpdateOrder order = UpdateOrder::kPerAgent, EventCounts* events = nullptr) {
   QueueOutbox out(events);
+  SyncFastPath* const fast = dynamic_cast<SyncFastPath*>(&alg);
   for (Agent& a : agents) {  // the sync driver's order: prepare, then the (fused) local step
     alg.prepare(a);
-    if (!alg.fused_local_step(a)) a.loss = a.learner->gradient(a.x, a.g);
+    if (!fast || !fast->fused_local_step(a)) a.loss = a.learner->gradient(a.x, a.g);
   }
   for (Agent& a : agents) alg.communicate(a, out);
   while (!out.queue.empty()) {
@@ -106,8 +108,8 @@ inline int run_round(Algorithm& alg, std::vector<Agent>& agents,
     else alg.receive_service(m, out);  // EASGD's server, node n
   }
   alg.before_updates(agents);
-  if (order == UpdateOrder::kBlocks && alg.update_block_size() > 0) {
-    update_in_blocks(alg, agents);
+  if (order == UpdateOrder::kBlocks && fast && fast->update_block_size() > 0) {
+    update_in_blocks(*fast, agents);
   } else {
     for (Agent& a : agents) alg.update(a);
   }
