@@ -40,30 +40,6 @@ struct SgdSink final : GradientSink {
   }
 };
 
-// Any optimizer: the layer's gradient goes to a scratch slice, stepped while it is in cache.
-struct SliceStepSink final : GradientSink {
-  float* params;
-  float* scratch;
-  Optimizer& optimizer;
-  float lr;
-  SliceStepSink(float* p, float* s, Optimizer& o, float rate)
-      : params(p), scratch(s), optimizer(o), lr(rate) {}
-  GradientOut target(Eigen::Index, Eigen::Index) override {
-    return {scratch, 1.0f, Accumulate::kNo};
-  }
-  void done(Eigen::Index offset, Eigen::Index count) override {
-    optimizer.step_slice(params + offset, scratch, offset, count, lr);
-  }
-};
-
-// Scratch for fused steps, shared by the models of a thread (its content never outlives a call),
-// so that it costs one largest-layer gradient per thread rather than per agent.
-Eigen::VectorXf& thread_scratch(Eigen::Index size) {
-  thread_local Eigen::VectorXf scratch;
-  if (scratch.size() < size) scratch.resize(size);
-  return scratch;
-}
-
 }  // namespace
 
 Model::Model() = default;
@@ -142,29 +118,6 @@ float Model::compute_gradient(Eigen::Ref<const Eigen::VectorXf> params,
   const double loss = forward_loss(params.data(), batch, rng);
   FullSink sink(grads.data());
   network_->backward(params.data(), batch.features(), sink);
-  return static_cast<float>(loss / static_cast<double>(batch.size()));
-}
-
-float Model::train_step(Eigen::Ref<Eigen::VectorXf> params, Optimizer& optimizer,
-                        const Batch& batch, RandomStream& rng, int64_t iteration) {
-  DLSIM_CHECK(params.size() == parameter_count_, "{} parameters for a model of {}", params.size(),
-              parameter_count_);
-  if (network_ == nullptr) {
-    Eigen::VectorXf& g = thread_scratch(parameter_count_);
-    const float loss = quadratic_gradient(params, g.data(), rng);
-    optimizer.step(params, g.head(parameter_count_), iteration);
-    return loss;
-  }
-  const float lr = optimizer.learning_rate(iteration);
-  const double loss = forward_loss(params.data(), batch, rng);
-  if (optimizer.is_plain_sgd()) {
-    SgdSink sink(params.data(), lr);
-    network_->backward(params.data(), batch.features(), sink);
-  } else {
-    float* scratch = thread_scratch(network_->max_layer_parameters()).data();
-    SliceStepSink sink(params.data(), scratch, optimizer, lr);
-    network_->backward(params.data(), batch.features(), sink);
-  }
   return static_cast<float>(loss / static_cast<double>(batch.size()));
 }
 

@@ -71,15 +71,9 @@ class Model {
   /// and returns the noiseless 0.5*||x - c_i||^2.
   float compute_gradient(Eigen::Ref<const Eigen::VectorXf> params,
                          Eigen::Ref<Eigen::VectorXf> grads, const Batch& batch, RandomStream& rng);
-  /// compute_gradient + optimizer.step fused layer by layer while each slice is in cache. Equal to
-  /// the two calls bit for bit, except for plain SGD (optimizer.is_plain_sgd()) where -lr * g is
-  /// accumulated inside the gradient product (one rounding fewer). Returns the mean loss.
-  float train_step(Eigen::Ref<Eigen::VectorXf> params, Optimizer& optimizer, const Batch& batch,
-                   RandomStream& rng, int64_t iteration);
-
   /// params <- params - step * (gradient of the mean loss over batch at params), the update
-  /// accumulated inside the gradient products as train_step does for plain SGD: the gradient is
-  /// never stored. rng as for compute_gradient. Returns the mean loss (taken before the update).
+  /// accumulated inside the gradient products (one rounding fewer than compute_gradient and a
+  /// separate step): the gradient is never stored. rng as for compute_gradient. Returns the mean loss (taken before the update).
   float sgd_step(Eigen::Ref<Eigen::VectorXf> params, float step, const Batch& batch,
                  RandomStream& rng);
 

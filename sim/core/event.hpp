@@ -10,14 +10,12 @@
 namespace dlsim {
 
 enum class EventKind : uint8_t {
-  kTimer = 0,      ///< a generic timer (tests, benchmarks, periodic work)
+  kTimer = 0,      ///< a generic timer: tests and benchmarks drive the network with it
   kLinkArrival,    ///< network: a message reached the far end of a link
   kNicRelease,     ///< network: a message left an agent's uplink and enters its first link
   kDelivery,       ///< network -> agents: a message is delivered to its destination
-  kAgentStep,      ///< agents: an agent finishes a local computation step
-  kRoundBarrier,   ///< agents, sync mode: every agent reached the end of a round
-  kEvaluate,       ///< metrics: an evaluation point
-};
+  kAgentStep,      ///< drivers: an agent finishes a local computation step
+};  // the values are part of every fingerprint: append, never renumber
 
 struct Event {
   SimTime time;

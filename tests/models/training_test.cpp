@@ -21,7 +21,7 @@ struct Run {
 // `steps` steps on batches drawn uniformly (with replacement) from `data`; the same seeds give
 // the same batches, dropout masks and initial parameters.
 Run train(Model& model, const Dataset& data, const OptimizerSpec& spec, int steps, size_t batch,
-          uint64_t seed, bool fused = true) {
+          uint64_t seed) {
   Run run;
   run.params.resize(model.parameter_count());
   RandomStream init(seed, "init", 0), sampler(seed, "batches", 0), rng(seed, "train", 0);
@@ -33,12 +33,8 @@ Run train(Model& model, const Dataset& data, const OptimizerSpec& spec, int step
   for (int k = 0; k < steps; ++k) {
     for (auto& i : idx) i = static_cast<uint32_t>(sampler.below(data.size()));
     b.gather(data, idx);
-    if (fused) {
-      run.last_loss = model.train_step(run.params, opt, b, rng, k);
-    } else {
-      run.last_loss = model.compute_gradient(run.params, grads, b, rng);
-      opt.step(run.params, grads, k);
-    }
+    run.last_loss = model.compute_gradient(run.params, grads, b, rng);
+    opt.step(run.params, grads, k);
   }
   return run;
 }
@@ -106,34 +102,6 @@ TEST_CASE("the same seeds give bit-identical parameters after 30 steps, another 
   const Run rb = train(b, data, opt, 30, 8, 5);
   CHECK(bitwise_equal(ra.params, rb.params));
   CHECK_FALSE(bitwise_equal(ra.params, train(b, data, opt, 30, 8, 6).params));
-}
-
-TEST_CASE("a fused Nesterov train_step equals compute_gradient + step bit for bit") {
-  RandomStream data_rng(15, "data", 0);
-  const Dataset data = testing::quadrant_blobs(100, data_rng);
-  CnnSpec spec{{LayerSpec::conv(3, 3, 1, 1), LayerSpec::relu(), LayerSpec::max_pool(2),
-                LayerSpec::flatten(), LayerSpec::dropout(0.2), LayerSpec::dense(4)}};
-  Model m = build(ModelSpec{spec}, InputShape{1, 6, 6, 4});
-  auto opt = sgd(0.05, Momentum::kNesterov);
-  opt.weight_decay = 1e-3;
-  CHECK(bitwise_equal(train(m, data, opt, 10, 8, 7, true).params,
-                      train(m, data, opt, 10, 8, 7, false).params));
-  // The hidden bias starts at float 140, off the 16-float vector grid: its gradient must not
-  // depend on where it is written (scratch slice or the full vector).
-  const Dataset clusters = testing::gaussian_clusters(4, 7, 100, data_rng);
-  Model mlp = build(ModelSpec{MlpSpec{{20}, Activation::kRelu, {}}}, InputShape{1, 1, 7, 4});
-  CHECK(bitwise_equal(train(mlp, clusters, opt, 10, 8, 7, true).params,
-                      train(mlp, clusters, opt, 10, 8, 7, false).params));
-}
-
-TEST_CASE("a fused plain SGD step matches compute_gradient + step to float rounding") {
-  RandomStream data_rng(16, "data", 0);
-  const Dataset data = testing::gaussian_clusters(4, 8, 100, data_rng);
-  Model m = build(ModelSpec{MlpSpec{{16}, Activation::kRelu, {}}}, InputShape{1, 1, 8, 4});
-  const Run fused = train(m, data, sgd(0.1), 10, 8, 8, true);
-  const Run plain = train(m, data, sgd(0.1), 10, 8, 8, false);
-  CHECK((fused.params - plain.params).cwiseAbs().maxCoeff() <
-        1e-5f * plain.params.cwiseAbs().maxCoeff());
 }
 
 TEST_CASE("sgd_step moves the parameters by -step times compute_gradient's gradient") {

@@ -7,9 +7,9 @@
 // Per network and variant it prints the median and minimum over `runs` runs of the mean step time
 // of one run, in CPU time of the thread (CLOCK_THREAD_CPUTIME_ID: on a shared machine wall time
 // also counts the time other processes hold the core), and the median wall time. Variants: "fused
-// sgd" = Model::train_step with plain SGD (the gradient product adds -lr*g into the parameters),
-// "grad+step sgd" = compute_gradient then Optimizer::step, "fused nesterov" = train_step with
-// Nesterov momentum 0.99 (layer-wise slice updates). "eigen reference" is a straightforward Eigen
+// sgd" = Model::sgd_step (the gradient product adds -lr*g into the parameters, as DETSGRAD's sync
+// step does), "grad+step sgd" and "grad+step nesterov" = compute_gradient then Optimizer::step
+// (momentum 0.99), as every other algorithm's step. "eigen reference" is a straightforward Eigen
 // MLP step (noalias GEMMs, no custom kernel).
 #include <Eigen/Core>
 #include <algorithm>
@@ -115,7 +115,7 @@ void bench_model(const char* name, const ModelSpec& spec, int steps, int runs,
               static_cast<long>(model.parameter_count()), flops * 1e-6,
               static_cast<double>(model.workspace_bytes()) / (1 << 20));
   report(name, "fused sgd",
-         time_steps([&] { model.train_step(params, sgd, batch, rng, k++); }, steps, runs), flops);
+         time_steps([&] { model.sgd_step(params, 0.01f, batch, rng); }, steps, runs), flops);
   report(name, "grad+step sgd",
          time_steps(
              [&] {
@@ -124,8 +124,13 @@ void bench_model(const char* name, const ModelSpec& spec, int steps, int runs,
              },
              steps, runs),
          flops);
-  report(name, "fused nesterov",
-         time_steps([&] { model.train_step(params, nesterov, batch, rng, k++); }, steps, runs),
+  report(name, "grad+step nesterov",
+         time_steps(
+             [&] {
+               model.compute_gradient(params, grads, batch, rng);
+               nesterov.step(params, grads, k++);
+             },
+             steps, runs),
          flops);
 }
 
