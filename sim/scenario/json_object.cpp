@@ -1,5 +1,6 @@
 #include "sim/scenario/json_object.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/core/units.hpp"
@@ -11,9 +12,12 @@ using nlohmann::json;
 std::string child_pointer(const std::string& pointer, const std::string& key) {
   std::string escaped;
   for (char c : key) {
-    if (c == '~') escaped += "~0";
-    else if (c == '/') escaped += "~1";
-    else escaped += c;
+    if (c == '~')
+      escaped += "~0";
+    else if (c == '/')
+      escaped += "~1";
+    else
+      escaped += c;
   }
   return pointer + "/" + escaped;
 }
@@ -27,18 +31,31 @@ JsonObject::JsonObject(const json& j, std::string file, std::string pointer)
   if (!j_.is_object()) fail_here(fmt::format("expected an object, got {}", j_.dump()));
 }
 
+namespace {
+
+// Messages may quote the user's text, newlines included: an error stays on one line.
+std::string one_line(std::string message) {
+  for (size_t i = message.find('\n'); i != std::string::npos; i = message.find('\n', i))
+    message.replace(i, 1, "\\n");
+  return message;
+}
+
+}  // namespace
+
 void JsonObject::fail_here(const std::string& message) const {
-  throw InputError(fmt::format("{}: {}: {}", file_, pointer_.empty() ? "/" : pointer_, message));
+  throw InputError(
+      fmt::format("{}: {}: {}", file_, pointer_.empty() ? "/" : pointer_, one_line(message)));
 }
 
 void JsonObject::fail_relative(const std::string& message) const {
   if (!message.empty() && message.front() == '/')
-    throw InputError(fmt::format("{}: {}{}", file_, pointer_, message));
+    throw InputError(fmt::format("{}: {}{}", file_, pointer_, one_line(message)));
   fail_here(message);
 }
 
 void JsonObject::fail(const std::string& key, const std::string& message) const {
-  throw InputError(fmt::format("{}: {}: {}", file_, child_pointer(pointer_, key), message));
+  throw InputError(
+      fmt::format("{}: {}: {}", file_, child_pointer(pointer_, key), one_line(message)));
 }
 
 const json& JsonObject::raw(const std::string& key) { return required(key); }
@@ -70,8 +87,8 @@ double JsonObject::number(const std::string& key, std::optional<double> fallback
 double JsonObject::number_or_inf(const std::string& key, std::optional<double> fallback,
                                  double min) {
   if (has(key) && j_.at(key).is_string()) {
-    if (string(key) != "inf") fail(key, fmt::format("expected a number or \"inf\", got {}",
-                                                    j_.at(key).dump()));
+    if (string(key) != "inf")
+      fail(key, fmt::format("expected a number or \"inf\", got {}", j_.at(key).dump()));
     return std::numeric_limits<double>::infinity();
   }
   return number(key, fallback, min);
@@ -85,12 +102,23 @@ int64_t JsonObject::integer(const std::string& key, std::optional<int64_t> fallb
                         (v.is_number_float() && std::trunc(v.get<double>()) == v.get<double>() &&
                          std::abs(v.get<double>()) < 9e15);
   if (!integral) fail(key, fmt::format("expected an integer, got {}", v.dump()));
-  const int64_t x = v.is_number_integer() ? v.get<int64_t>() : static_cast<int64_t>(v.get<double>());
+  const int64_t x =
+      v.is_number_integer() ? v.get<int64_t>() : static_cast<int64_t>(v.get<double>());
   if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(max))
     fail(key, fmt::format("expected an integer in [{}, {}], got {}", min, max, v.dump()));
   if (x < min || x > max)
     fail(key, fmt::format("expected an integer in [{}, {}], got {}", min, max, v.dump()));
   return x;
+}
+
+uint64_t JsonObject::unsigned_integer(const std::string& key, std::optional<uint64_t> fallback,
+                                      uint64_t max) {
+  if (!has(key) && fallback) return *fallback;
+  const json& v = required(key);
+  const bool ok = v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
+  if (!ok || v.get<uint64_t>() > max)
+    fail(key, fmt::format("expected an integer in 0..{}, got {}", max, v.dump()));
+  return v.get<uint64_t>();
 }
 
 bool JsonObject::boolean(const std::string& key, std::optional<bool> fallback) {
@@ -103,10 +131,11 @@ bool JsonObject::boolean(const std::string& key, std::optional<bool> fallback) {
 namespace {
 
 template <class Parse>
-auto parse_unit(JsonObject& o, const std::string& key, const json& v, Parse parse) {
+auto parse_unit(JsonObject& o, const std::string& key, const json& v, const char* what,
+                Parse parse) {
   if (!v.is_string()) {
     // Bare numbers are ambiguous (seconds? milliseconds?): a unit is required.
-    o.fail(key, fmt::format("expected a string with a unit, got {}", v.dump()));
+    o.fail(key, fmt::format("expected {}, got {}", what, v.dump()));
   }
   try {
     return parse(v.get<std::string>());
@@ -119,17 +148,17 @@ auto parse_unit(JsonObject& o, const std::string& key, const json& v, Parse pars
 
 SimTime JsonObject::duration(const std::string& key, std::optional<SimTime> fallback) {
   if (!has(key) && fallback) return *fallback;
-  return parse_unit(*this, key, required(key), parse_duration);
+  return parse_unit(*this, key, required(key), "a duration string such as \"2ms\"", parse_duration);
 }
 
 uint64_t JsonObject::rate_bps(const std::string& key, std::optional<uint64_t> fallback) {
   if (!has(key) && fallback) return *fallback;
-  return parse_unit(*this, key, required(key), parse_rate_bps);
+  return parse_unit(*this, key, required(key), "a rate string such as \"10Mbps\"", parse_rate_bps);
 }
 
 uint64_t JsonObject::size_bytes(const std::string& key, std::optional<uint64_t> fallback) {
   if (!has(key) && fallback) return *fallback;
-  return parse_unit(*this, key, required(key), parse_size_bytes);
+  return parse_unit(*this, key, required(key), "a size string such as \"1MB\"", parse_size_bytes);
 }
 
 std::vector<double> JsonObject::numbers(const std::string& key, double min, double max) {
@@ -164,6 +193,23 @@ JsonObject JsonObject::object(const std::string& key, bool fallback_empty) {
   static const json kEmpty = json::object();
   if (!has(key) && fallback_empty) return JsonObject(kEmpty, file_, child_pointer(pointer_, key));
   return JsonObject(required(key), file_, child_pointer(pointer_, key));
+}
+
+std::vector<JsonObject> JsonObject::objects(const std::string& key) {
+  const json& v = required(key);
+  if (!v.is_array()) fail(key, fmt::format("expected an array, got {}", v.dump()));
+  std::vector<JsonObject> out;
+  for (size_t i = 0; i < v.size(); ++i)
+    out.emplace_back(v[i], file_, child_pointer(child_pointer(pointer_, key), i));
+  return out;
+}
+
+void JsonObject::expect_keys(std::span<const std::string> allowed, std::string_view hint) const {
+  for (const auto& [key, value] : j_.items()) {
+    (void)value;
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      fail(key, fmt::format("unknown key; {}", hint));
+  }
 }
 
 void JsonObject::finish() const {

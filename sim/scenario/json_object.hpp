@@ -1,6 +1,7 @@
-// Strict reading of one JSON object of a scenario: typed getters whose errors name the file and
-// the JSON pointer, documented defaults, and an unknown-key check at the end. Every section of
-// the loader reads through this, so every error has the same one-line form:
+// Strict reading of one JSON object: typed getters whose errors name the file and the JSON
+// pointer, documented defaults, and an unknown-key check. The one reader of dlsim's JSON input:
+// every section of a scenario, topology objects and files, sweep files read through this, so
+// every error has the same one-line form:
 //   scenarios/ring.json: /network/bandwidth: expected a rate such as "10Mbps", got "10 MB"
 #pragma once
 
@@ -12,7 +13,9 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -51,6 +54,9 @@ class JsonObject {
   int64_t integer(const std::string& key, std::optional<int64_t> fallback = {},
                   int64_t min = std::numeric_limits<int64_t>::min(),
                   int64_t max = std::numeric_limits<int64_t>::max());
+  /// An integer in [0, max], up to 2^64 - 1 (seeds).
+  uint64_t unsigned_integer(const std::string& key, std::optional<uint64_t> fallback = {},
+                            uint64_t max = std::numeric_limits<uint64_t>::max());
   bool boolean(const std::string& key, std::optional<bool> fallback = {});
   SimTime duration(const std::string& key, std::optional<SimTime> fallback = {});
   uint64_t rate_bps(const std::string& key, std::optional<uint64_t> fallback = {});
@@ -59,6 +65,8 @@ class JsonObject {
   std::vector<int64_t> integers(const std::string& key, int64_t min, int64_t max);
   /// A nested object; fallback_empty: a missing key reads as {}.
   JsonObject object(const std::string& key, bool fallback_empty = false);
+  /// The objects of an array (each read on its own, pointer key/i).
+  std::vector<JsonObject> objects(const std::string& key);
 
   /// One of `choices` by name; the error lists them.
   template <class E>
@@ -76,6 +84,9 @@ class JsonObject {
 
   /// Throws InputError for the first key (in sorted order) that was never read.
   void finish() const;
+  /// Throws InputError for the first key (in sorted order) not in `allowed`, with `hint` (e.g.
+  /// which keys are allowed) after "unknown key; ". For objects whose keys depend on a kind.
+  void expect_keys(std::span<const std::string> allowed, std::string_view hint) const;
 
  private:
   const nlohmann::json& required(const std::string& key);

@@ -11,6 +11,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
+#include "sim/scenario/json_object.hpp"
 
 namespace dlsim {
 namespace {
@@ -50,93 +51,46 @@ std::vector<std::string> kind_keys(TopologyKind kind) {
   }
 }
 
-std::string quoted(const json& value) { return value.dump(); }
+// A topology object read through JsonObject, the one JSON reader.
+using Reader = JsonObject;
 
-// Reads one topology object; every error names file, pointer and key.
-class TopologyReader {
- public:
-  TopologyReader(const json& j, std::string file, std::string pointer)
-      : j_(j), file_(std::move(file)), pointer_(std::move(pointer)) {}
-
-  [[noreturn]] void fail(const std::string& key, std::string message) const {
-    // Unit errors quote the user's text verbatim; keep the error on one line.
-    for (size_t i = message.find('\n'); i != std::string::npos; i = message.find('\n', i))
-      message.replace(i, 1, "\\n");
-    const std::string where = key.empty() ? pointer_ : pointer_ + "/" + key;
-    if (where.empty()) throw InputError(fmt::format("{}: {}", file_, message));
-    throw InputError(fmt::format("{}: {}: {}", file_, where, message));
+// "2ms", or {"min": "1ms", "max": "5ms"} drawn uniformly per edge.
+topo::ValueRange<SimTime> duration_range(Reader& r, const std::string& key) {
+  if (!r.raw(key).is_object()) {
+    const SimTime value = r.duration(key);
+    return {value, value};
   }
+  Reader range = r.object(key);
+  range.expect_keys(std::vector<std::string>{"min", "max"}, "a range has only \"min\" and \"max\"");
+  const SimTime lo = range.duration("min"), hi = range.duration("max");
+  if (lo > hi)
+    r.fail(key,
+           fmt::format("min {} exceeds max {}", range.raw("min").dump(), range.raw("max").dump()));
+  return {lo, hi};
+}
 
-  bool has(const std::string& key) const { return j_.contains(key); }
-  const json& at(const std::string& key) const { return j_.at(key); }
-
-  std::string string(const json& v, const std::string& key, std::string_view what) const {
-    if (!v.is_string()) fail(key, fmt::format("expected {}, got {}", what, quoted(v)));
-    return v.get<std::string>();
+topo::ValueRange<uint64_t> rate_range(Reader& r, const std::string& key) {
+  if (!r.raw(key).is_object()) {
+    const uint64_t value = r.rate_bps(key);
+    return {value, value};
   }
+  Reader range = r.object(key);
+  range.expect_keys(std::vector<std::string>{"min", "max"}, "a range has only \"min\" and \"max\"");
+  const uint64_t lo = range.rate_bps("min"), hi = range.rate_bps("max");
+  if (lo > hi)
+    r.fail(key,
+           fmt::format("min {} exceeds max {}", range.raw("min").dump(), range.raw("max").dump()));
+  return {lo, hi};
+}
 
-  uint64_t unsigned_integer(const json& v, const std::string& key, uint64_t max) const {
-    const bool ok = v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
-    if (!ok || v.get<uint64_t>() > max)
-      fail(key, fmt::format("expected an integer in 0..{}, got {}", max, quoted(v)));
-    return v.get<uint64_t>();
-  }
+uint32_t count(Reader& r, const std::string& key) {
+  return static_cast<uint32_t>(r.unsigned_integer(key, {}, std::numeric_limits<uint32_t>::max()));
+}
 
-  uint32_t count(const std::string& key) const {
-    return static_cast<uint32_t>(
-        unsigned_integer(at(key), key, std::numeric_limits<uint32_t>::max()));
-  }
-
-  double number(const std::string& key) const {
-    if (!at(key).is_number()) fail(key, fmt::format("expected a number, got {}", quoted(at(key))));
-    return at(key).get<double>();
-  }
-
-  template <class Parse>
-  auto unit_value(const json& v, const std::string& key, std::string_view what, Parse parse) const {
-    const std::string text = string(v, key, what);
-    try {
-      return parse(text);
-    } catch (const InputError& e) {
-      fail(key, e.what());
-    }
-  }
-
-  // "2ms", or {"min": "1ms", "max": "5ms"} drawn uniformly per edge.
-  template <class T, class Parse>
-  topo::ValueRange<T> range(const std::string& key, std::string_view what, Parse parse) const {
-    const json& v = at(key);
-    if (!v.is_object()) {
-      const T value = unit_value(v, key, what, parse);
-      return {value, value};
-    }
-    for (const auto& [k, unused] : v.items())
-      if (k != "min" && k != "max")
-        fail(key + "/" + k, "unknown key; a range has only \"min\" and \"max\"");
-    for (const char* k : {"min", "max"})
-      if (!v.contains(k)) fail(key, fmt::format("missing key \"{}\" of the range", k));
-    const T lo = unit_value(v["min"], key + "/min", what, parse);
-    const T hi = unit_value(v["max"], key + "/max", what, parse);
-    if (lo > hi)
-      fail(key, fmt::format("min {} exceeds max {}", quoted(v["min"]), quoted(v["max"])));
-    return {lo, hi};
-  }
-
- private:
-  const json& j_;
-  std::string file_;
-  std::string pointer_;
-};
-
-constexpr std::string_view kDurationWhat = "a duration string such as \"2ms\"";
-constexpr std::string_view kRateWhat = "a rate string such as \"10Mbps\"";
-const auto kParseDuration = [](const std::string& s) { return parse_duration(s); };
-const auto kParseRate = [](const std::string& s) { return parse_rate_bps(s); };
-
-TopologyKind read_kind(const TopologyReader& r) {
+TopologyKind read_kind(Reader& r) {
   if (!r.has("kind"))
-    r.fail("", "missing key \"kind\"; known kinds: " + topo::topology_kind_names());
-  const std::string name = r.string(r.at("kind"), "kind", "a topology kind string");
+    r.fail_here("missing key \"kind\"; known kinds: " + topo::topology_kind_names());
+  const std::string name = r.string("kind");
   const auto kind = topo::topology_kind_from_string(name);
   if (!kind)
     r.fail("kind", fmt::format("unknown topology kind \"{}\"; known kinds: {}", name,
@@ -144,43 +98,30 @@ TopologyKind read_kind(const TopologyReader& r) {
   return *kind;
 }
 
-void check_keys(const json& j, const TopologyReader& r, TopologyKind kind) {
+void check_keys(const Reader& r, TopologyKind kind) {
   std::vector<std::string> allowed = common_keys();
   for (std::string& k : kind_keys(kind)) allowed.push_back(std::move(k));
-  for (const auto& [key, unused] : j.items())
-    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      r.fail(key, fmt::format("unknown key for a \"{}\" topology; its keys are {}",
-                              topo::to_string(kind), fmt::join(allowed, ", ")));
+  r.expect_keys(allowed, fmt::format("a \"{}\" topology has {}", topo::to_string(kind),
+                                     fmt::join(allowed, ", ")));
 }
 
-topo::EdgeOverride read_override(const TopologyReader& r, const json& o, const std::string& key) {
-  if (!o.is_object())
-    r.fail(key,
-           fmt::format("expected an object {{\"u\", \"v\", \"latency\", \"bandwidth\"}}, got {}",
-                       quoted(o)));
-  for (const auto& [k, unused] : o.items())
-    if (k != "u" && k != "v" && k != "latency" && k != "bandwidth")
-      r.fail(key + "/" + k, "unknown key; an override has u, v, latency and bandwidth");
+topo::EdgeOverride read_override(Reader& o) {
+  o.expect_keys(std::vector<std::string>{"u", "v", "latency", "bandwidth"},
+                "an override has u, v, latency and bandwidth");
   topo::EdgeOverride out;
-  for (const char* k : {"u", "v"}) {
-    if (!o.contains(k)) r.fail(key, fmt::format("missing key \"{}\"", k));
-    const uint64_t node = r.unsigned_integer(o[k], key + "/" + k, topo::kMaxNodes);
-    (k[0] == 'u' ? out.u : out.v) = static_cast<uint32_t>(node);
-  }
-  if (o.contains("latency"))
-    out.latency = r.unit_value(o["latency"], key + "/latency", kDurationWhat, kParseDuration);
-  if (o.contains("bandwidth"))
-    out.bandwidth_bps = r.unit_value(o["bandwidth"], key + "/bandwidth", kRateWhat, kParseRate);
+  out.u = static_cast<uint32_t>(o.unsigned_integer("u", {}, topo::kMaxNodes));
+  out.v = static_cast<uint32_t>(o.unsigned_integer("v", {}, topo::kMaxNodes));
+  if (o.has("latency")) out.latency = o.duration("latency");
+  if (o.has("bandwidth")) out.bandwidth_bps = o.rate_bps("bandwidth");
   return out;
 }
 
 // Grid and torus: rows and cols, with n (if given) and the agent count agreeing.
-void read_lattice_size(const TopologyReader& r, topo::TopologySpec& spec,
-                       std::optional<uint32_t> agents) {
+void read_lattice_size(Reader& r, topo::TopologySpec& spec, std::optional<uint32_t> agents) {
   for (const char* k : {"rows", "cols"})
-    if (!r.has(k)) r.fail("", fmt::format("missing key \"{}\"", k));
-  spec.rows = r.count("rows");
-  spec.cols = r.count("cols");
+    if (!r.has(k)) r.fail_here(fmt::format("missing key \"{}\"", k));
+  spec.rows = count(r, "rows");
+  spec.cols = count(r, "cols");
   const uint64_t cells = uint64_t{spec.rows} * spec.cols;
   if (agents && cells != *agents)
     r.fail("rows", fmt::format("rows x cols is {} but the scenario has {} agents", cells, *agents));
@@ -191,9 +132,8 @@ void read_lattice_size(const TopologyReader& r, topo::TopologySpec& spec,
 }
 
 // Hypercube "dimension": n = 2^dimension, agreeing with n or the agent count.
-void read_dimension(const TopologyReader& r, topo::TopologySpec& spec,
-                    std::optional<uint32_t> agents) {
-  const uint64_t d = r.unsigned_integer(r.at("dimension"), "dimension", 19);
+void read_dimension(Reader& r, topo::TopologySpec& spec, std::optional<uint32_t> agents) {
+  const uint64_t d = r.unsigned_integer("dimension", {}, 19);
   if (d < 1) r.fail("dimension", "a hypercube needs dimension >= 1, got 0");
   const uint32_t n = uint32_t{1} << d;
   const uint32_t want = agents ? *agents : r.has("n") ? spec.n : n;
@@ -204,8 +144,8 @@ void read_dimension(const TopologyReader& r, topo::TopologySpec& spec,
 }
 
 // Fills the node count from "n", rows x cols or "dimension", and the scenario's agents.
-void read_size(const TopologyReader& r, topo::TopologySpec& spec, std::optional<uint32_t> agents) {
-  if (r.has("n")) spec.n = r.count("n");
+void read_size(Reader& r, topo::TopologySpec& spec, std::optional<uint32_t> agents) {
+  if (r.has("n")) spec.n = count(r, "n");
   if (spec.kind == TopologyKind::kGrid || spec.kind == TopologyKind::kTorus)
     return read_lattice_size(r, spec, agents);
   if (agents && r.has("n") && spec.n != *agents)
@@ -215,59 +155,53 @@ void read_size(const TopologyReader& r, topo::TopologySpec& spec, std::optional<
   if (agents) spec.n = *agents;
   const bool from_file = spec.kind == TopologyKind::kEdgeList || spec.kind == TopologyKind::kDot;
   if (spec.n == 0 && !from_file && !r.has("n"))
-    r.fail("", spec.kind == TopologyKind::kHypercube ? "missing key \"n\" or \"dimension\""
-                                                     : "missing key \"n\"");
+    r.fail_here(spec.kind == TopologyKind::kHypercube ? "missing key \"n\" or \"dimension\""
+                                                      : "missing key \"n\"");
 }
 
-void read_parameters(const TopologyReader& r, topo::TopologySpec& spec, const std::string& file) {
+void read_parameters(Reader& r, topo::TopologySpec& spec, const std::string& file) {
   for (const std::string& key : kind_keys(spec.kind))
-    if (!r.has(key) && key != "dimension") r.fail("", fmt::format("missing key \"{}\"", key));
-  if (r.has("degree")) spec.degree = r.count("degree");
+    if (!r.has(key) && key != "dimension") r.fail_here(fmt::format("missing key \"{}\"", key));
+  if (r.has("degree")) spec.degree = count(r, "degree");
   if (r.has("p")) spec.p = r.number("p");
-  if (r.has("k")) spec.k = r.count("k");
+  if (r.has("k")) spec.k = count(r, "k");
   if (r.has("beta")) spec.beta = r.number("beta");
-  if (r.has("m")) spec.m = r.count("m");
+  if (r.has("m")) spec.m = count(r, "m");
   if (r.has("radius")) spec.radius = r.number("radius");
   if (r.has("file")) {
-    const std::string name = r.string(r.at("file"), "file", "a file name string");
+    const std::string name = r.string("file");
     if (name.empty()) r.fail("file", "the file name is empty");
     const std::filesystem::path folder = std::filesystem::path(file).parent_path();
     spec.file = (folder / name).lexically_normal().string();
   }
 }
 
-void read_edges(const TopologyReader& r, topo::TopologySpec& spec) {
-  if (r.has("latency")) spec.latency = r.range<SimTime>("latency", kDurationWhat, kParseDuration);
-  if (r.has("bandwidth"))
-    spec.bandwidth_bps = r.range<uint64_t>("bandwidth", kRateWhat, kParseRate);
-  if (r.has("overrides")) {
-    const json& list = r.at("overrides");
-    if (!list.is_array())
-      r.fail("overrides", fmt::format("expected an array, got {}", quoted(list)));
-    for (size_t i = 0; i < list.size(); ++i)
-      spec.overrides.push_back(read_override(r, list[i], fmt::format("overrides/{}", i)));
-  }
-  if (r.has("seed"))
-    spec.seed = r.unsigned_integer(r.at("seed"), "seed", std::numeric_limits<uint64_t>::max());
+void read_edges(Reader& r, topo::TopologySpec& spec) {
+  if (r.has("latency")) spec.latency = duration_range(r, "latency");
+  if (r.has("bandwidth")) spec.bandwidth_bps = rate_range(r, "bandwidth");
+  if (r.has("overrides"))
+    for (Reader& o : r.objects("overrides")) spec.overrides.push_back(read_override(o));
+  if (r.has("seed")) spec.seed = r.unsigned_integer("seed");
 }
 
 }  // namespace
 
 topo::TopologySpec parse_topology(const json& j, const std::string& file,
                                   const std::string& pointer, std::optional<uint32_t> agents) {
-  const TopologyReader r(j, file, pointer);
-  if (!j.is_object()) r.fail("", fmt::format("expected a topology object, got {}", quoted(j)));
+  Reader r(j, file, pointer);
   topo::TopologySpec spec;
   spec.kind = read_kind(r);
-  check_keys(j, r, spec.kind);
+  check_keys(r, spec.kind);
   read_size(r, spec, agents);
   read_parameters(r, spec, file);
   read_edges(r, spec);
   spec.source_file = file;
   spec.source_pointer = pointer;
   if (const auto problem = topo::find_spec_problem(spec)) {
+    // The problem's key is a path relative to the topology object ("overrides/1/u").
     const std::string top = problem->key.substr(0, problem->key.find('/'));
-    r.fail(j.contains(top) ? problem->key : "", problem->message);
+    if (!j.contains(top)) r.fail_here(problem->message);
+    r.fail_relative("/" + problem->key + ": " + problem->message);
   }
   return spec;
 }

@@ -93,7 +93,7 @@ TEST_CASE("a bad unit names the file and pointer on one line") {
 
 TEST_CASE("unknown keys, kinds and wrong types name their pointer") {
   CHECK(error_of(R"({"kind": "ring", "n": 8, "degree": 3})") ==
-        "scenarios/ring.json: /topology/degree: unknown key for a \"ring\" topology; its keys are "
+        "scenarios/ring.json: /topology/degree: unknown key; a \"ring\" topology has "
         "kind, n, latency, bandwidth, overrides, seed");
   CHECK(error_of(R"({"kind": "rng", "n": 8})")
             .starts_with("scenarios/ring.json: /topology/kind: unknown topology kind \"rng\"; "
@@ -110,7 +110,7 @@ TEST_CASE("unknown keys, kinds and wrong types name their pointer") {
   CHECK(error_of(R"({"kind": "torus", "rows": 4})") ==
         "scenarios/ring.json: /topology: missing key \"cols\"");
   CHECK(error_of(R"([1, 2])") ==
-        "scenarios/ring.json: /topology: expected a topology object, got [1,2]");
+        "scenarios/ring.json: /topology: expected an object, got [1,2]");
 }
 
 TEST_CASE("out-of-range values name their pointer") {
