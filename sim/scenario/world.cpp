@@ -170,6 +170,14 @@ void check_time_fits(const World& w) {
         SimTime::max().seconds()));
 }
 
+void warn_about_evaluation(World& w) {
+  const RunSpec& run = w.spec.run;
+  if (run.eval_every > run.iterations)
+    w.warnings.push_back(fmt::format(
+        "{}: /run/eval_every: {} exceeds the run's {} iterations: evaluating at 0 and at the end "
+        "only", w.spec.file, run.eval_every, run.iterations));
+}
+
 void warn_about_stability(World& w) {
   const AlgorithmSpec& a = w.spec.algorithm;
   if (a.kind == AlgorithmKind::kEasgd) {
@@ -238,6 +246,7 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataP
   const double flops = w->learners.front()->model().flops_per_sample(models::Phase::kTrain) * batch;
   w->compute_time = compute_times(spec, agents, flops);
   check_time_fits(*w);
+  warn_about_evaluation(*w);
   warn_about_stability(*w);
   return w;
 }

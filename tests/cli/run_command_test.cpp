@@ -94,6 +94,25 @@ TEST_CASE("dlsim run writes the resolved scenario, metrics.csv and summary.json"
   CHECK_FALSE(fs::exists(out + ".tmp"));
 }
 
+TEST_CASE("a run shorter than eval_every evaluates at 0 and at the end, and warns once") {
+  const std::string out = scratch("short");
+  // The smoke scenario evaluates every 20 iterations; 15 iterations end before the first.
+  const Result r = run_dlsim(
+      {"run", smoke("detsgrad"), "-o", out, "--quiet", "--set", "/run/iterations=15"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.err.find("/run/eval_every: 20 exceeds the run's 15 iterations") != std::string::npos);
+  CHECK(r.err.find("warning") == r.err.rfind("warning"));  // once
+  std::ifstream csv(out + "/metrics.csv");
+  std::string line;
+  std::getline(csv, line);
+  std::vector<std::string> iterations;
+  while (std::getline(csv, line)) iterations.push_back(line.substr(0, line.find(',')));
+  REQUIRE(iterations.size() == 2 * 5);  // two points, each 4 agents + avg
+  CHECK(iterations.front() == "0");
+  CHECK(iterations.back() == "15");
+  CHECK(summary(out)["warnings"].size() == 1);
+}
+
 TEST_CASE("a resolved scenario re-runs to the same fingerprint") {
   const std::string out = scratch("first");
   REQUIRE(run_dlsim({"run", smoke("gossip-pull"), "-o", out, "--quiet"}).code == 0);
