@@ -6,6 +6,7 @@
 
 #include "models/model.hpp"
 #include "sim/scenario/algorithm_json.hpp"
+#include "sim/scenario/json_depth.hpp"
 #include "sim/scenario/learning_json.hpp"
 #include "sim/scenario/run_json.hpp"
 #include "sim/scenario/topology_json.hpp"
@@ -22,7 +23,7 @@ Json parse_json_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot read the file", path));
   try {
-    return Json::parse(in);
+    return Json::parse(in, json_depth_limit<Json>(path));
   } catch (const typename Json::parse_error& e) {
     // e.what() is "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
     std::string what = e.what();
@@ -48,7 +49,7 @@ void apply_override(json& scenario, const std::string& assignment) {
   const std::string text = assignment.substr(eq + 1);
   json value;
   try {
-    value = json::parse(text);
+    value = json::parse(text, json_depth_limit<json>("--set " + pointer));
   } catch (const json::parse_error&) {
     value = text;  // not JSON: a plain string such as 10Mbps
   }

@@ -10,6 +10,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
+#include "sim/scenario/json_depth.hpp"
 #include "sim/scenario/topology_json.hpp"
 #include "topologies/generators.hpp"
 #include "topologies/writers.hpp"
@@ -63,7 +64,7 @@ json read_json_file(const std::string& path) {
   if (!in)
     throw InputError(fmt::format("{}: cannot open the file: {}", path, std::strerror(errno)));
   try {
-    return json::parse(in);
+    return json::parse(in, json_depth_limit<json>(path));
   } catch (const json::parse_error& e) {
     // what() is "[json.exception.parse_error.101] parse error at line 2, column 5: ...".
     std::string message = e.what();

@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "sim/scenario/json_depth.hpp"
 #include "sim/sweep/sweep_folder.hpp"
 
 namespace dlsim {
@@ -38,8 +39,8 @@ json read_json(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return nullptr;
   try {
-    return json::parse(in);
-  } catch (const json::exception&) {
+    return json::parse(in, json_depth_limit<json>(file.string()));
+  } catch (const std::exception&) {
     return nullptr;  // a torn write from a killed process: the run counts as missing
   }
 }
