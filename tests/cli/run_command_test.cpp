@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include "../skip.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -161,9 +163,8 @@ TEST_CASE("golden fingerprints of the smoke scenarios") {
   REQUIRE(in);
   const json golden = json::parse(in);
   if (golden["build"] != dlsim::cli::build_key()) {
-    MESSAGE("goldens were recorded with " << golden["build"] << ", this build is "
-                                          << dlsim::cli::build_key() << ": skipped");
-    return;
+    return dlsim::skip_test("goldens were recorded with " + golden["build"].dump() +
+                                     ", this build is " + dlsim::cli::build_key());
   }
   size_t checked = 0;
   for (const auto& entry : fs::directory_iterator(std::string(DLSIM_SOURCE_DIR) + "/scenarios/smoke")) {

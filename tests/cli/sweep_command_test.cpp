@@ -1,5 +1,7 @@
 // `dlsim sweep` as users run it: the built binary, killed and resumed, and under mpirun.
 #include <doctest/doctest.h>
+
+#include "../skip.hpp"
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
@@ -178,8 +180,8 @@ TEST_CASE("mpirun -np 2 dlsim sweep writes the same sweep.csv as one process") {
     // tools/setup.sh installs Open MPI: a build without it where mpirun exists is a mistake.
     CHECK_MESSAGE(std::system("command -v mpirun > /dev/null 2>&1") != 0,
                   "mpirun is installed but this build has no MPI: re-run cmake");
-    MESSAGE("skipped: this build has no MPI (apt-get install libopenmpi-dev openmpi-bin)");
-    return;
+    return dlsim::skip_test(
+        "this build has no MPI (apt-get install libopenmpi-dev openmpi-bin)");
   }
   const fs::path dir = scratch("mpi");
   const std::string sweep = write_sweep(dir);

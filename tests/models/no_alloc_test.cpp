@@ -3,6 +3,8 @@
 // glibc's own implementation; under AddressSanitizer, which owns malloc, the test is skipped.
 #include <doctest/doctest.h>
 
+#include "../skip.hpp"
+
 #include <Eigen/Core>
 #include <atomic>
 #include <cstddef>
@@ -93,7 +95,8 @@ long allocations_after_warm_up(const ModelSpec& spec, const InputShape& in, cons
 }  // namespace
 
 TEST_CASE("the allocation counter sees an Eigen allocation") {
-  if (!DLSIM_COUNT_MALLOC) return;
+  if (!DLSIM_COUNT_MALLOC)
+    return dlsim::skip_test("malloc is not glibc's here (AddressSanitizer owns it)");
   const long n = allocations_during([] {
     Eigen::VectorXf v(1000);
     v.setOnes();
@@ -103,7 +106,8 @@ TEST_CASE("the allocation counter sees an Eigen allocation") {
 }
 
 TEST_CASE("an MLP with dropout allocates nothing in steps and evaluations once warmed up") {
-  if (!DLSIM_COUNT_MALLOC) return;
+  if (!DLSIM_COUNT_MALLOC)
+    return dlsim::skip_test("malloc is not glibc's here (AddressSanitizer owns it)");
   RandomStream data_rng(2, "data", 0);
   const Dataset data = testing::gaussian_clusters(4, 20, 40, data_rng);
   const ModelSpec spec{MlpSpec{{32, 32}, Activation::kRelu, {0.2, 0.5}}};
@@ -111,7 +115,8 @@ TEST_CASE("an MLP with dropout allocates nothing in steps and evaluations once w
 }
 
 TEST_CASE("an MLP on sparse images (its input layer's sparse products) allocates nothing once warmed up") {
-  if (!DLSIM_COUNT_MALLOC) return;
+  if (!DLSIM_COUNT_MALLOC)
+    return dlsim::skip_test("malloc is not glibc's here (AddressSanitizer owns it)");
   RandomStream data_rng(4, "data", 0);
   const Dataset data = testing::sparse_images(4, 64, 40, 0.2, data_rng);
   const ModelSpec spec{MlpSpec{{32}, Activation::kRelu, {}}};
@@ -119,7 +124,8 @@ TEST_CASE("an MLP on sparse images (its input layer's sparse products) allocates
 }
 
 TEST_CASE("a CNN allocates nothing in steps and evaluations once warmed up") {
-  if (!DLSIM_COUNT_MALLOC) return;
+  if (!DLSIM_COUNT_MALLOC)
+    return dlsim::skip_test("malloc is not glibc's here (AddressSanitizer owns it)");
   RandomStream data_rng(3, "data", 0);
   const Dataset data = testing::quadrant_blobs(40, data_rng);
   CnnSpec spec{{LayerSpec::conv(4, 3, 1, 1), LayerSpec::relu(), LayerSpec::max_pool(2),
@@ -130,7 +136,8 @@ TEST_CASE("a CNN allocates nothing in steps and evaluations once warmed up") {
 }
 
 TEST_CASE("a quadratic model allocates nothing in steps once warmed up") {
-  if (!DLSIM_COUNT_MALLOC) return;
+  if (!DLSIM_COUNT_MALLOC)
+    return dlsim::skip_test("malloc is not glibc's here (AddressSanitizer owns it)");
   RandomStream rng(4, "model", 0);
   Model m = Model::build(ModelSpec{QuadraticSpec{50, 0.1}}, InputShape{}, rng);
   Eigen::VectorXf p = Eigen::VectorXf::Zero(50), g(50);
