@@ -1,28 +1,39 @@
 #!/usr/bin/env bash
-# Re-records tests/golden/smoke_fingerprints.json from scenarios/smoke/*.json with build/dlsim.
-# Run it only after a change that is meant to change results, and say why in the commit.
+# Records tests/golden/smoke_fingerprints.json from scenarios/smoke/*.json with build/dlsim. The
+# file holds one set of fingerprints per build key (compiler and instruction set, `dlsim version`):
+#   tools/update_golden.sh [BUILD_DIR]        after a change meant to change results: keeps only
+#                                             this build's set (the others are stale); say why in
+#                                             the commit
+#   tools/update_golden.sh [BUILD_DIR] --add  on another kind of machine, results unchanged: adds
+#                                             (or replaces) this build's set beside the others
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build}
+build=build
+mode=replace
+for arg in "$@"; do
+  case $arg in
+    --add) mode=add ;;
+    *) build=$arg ;;
+  esac
+done
 tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 key=$("$build"/dlsim version | sed -n 's/^build: //p')
-{
-  echo "{"
-  echo "  \"build\": \"$key\","
-  echo "  \"fingerprints\": {"
-  first=1
-  for f in scenarios/smoke/*.json; do
-    name=$(basename "$f" .json)
-    "$build"/dlsim run "$f" -o "$tmp/$name" --quiet >/dev/null
-    fp=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['fingerprint'])" "$tmp/$name/summary.json")
-    [ $first = 1 ] || echo ","
-    printf '    "%s": "%s"' "$name" "$fp"
-    first=0
-  done
-  echo
-  echo "  }"
-  echo "}"
-} > tests/golden/smoke_fingerprints.json.tmp
-mv tests/golden/smoke_fingerprints.json.tmp tests/golden/smoke_fingerprints.json
-rm -rf "$tmp"
-echo "recorded $(grep -c '"0x' tests/golden/smoke_fingerprints.json) fingerprints"
+for f in scenarios/smoke/*.json; do
+  "$build"/dlsim run "$f" -o "$tmp/$(basename "$f" .json)" --quiet >/dev/null
+done
+/usr/bin/python3 - "$tmp" "$key" "$mode" <<'PY'
+import json, os, sys
+tmp, key, mode = sys.argv[1:4]
+path = "tests/golden/smoke_fingerprints.json"
+builds = {}
+if mode == "add" and os.path.exists(path):
+    builds = json.load(open(path))["builds"]
+builds[key] = {name: json.load(open(f"{tmp}/{name}/summary.json"))["fingerprint"]
+               for name in sorted(os.listdir(tmp))}
+with open(path + ".tmp", "w") as out:
+    json.dump({"builds": builds}, out, indent=2, sort_keys=True)
+    out.write("\n")
+os.replace(path + ".tmp", path)
+print(f"recorded {len(builds[key])} fingerprints for {key!r}; builds in the file: {len(builds)}")
+PY
