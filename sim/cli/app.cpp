@@ -45,6 +45,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   } catch (const InputError& e) {
     err << "dlsim: " << e.what() << "\n";
     return kExitBadInput;
+  } catch (const EnvironmentError& e) {
+    err << "dlsim: " << e.what() << "\n";
+    return kExitEnvironment;
   } catch (const std::exception& e) {
     err << "dlsim: internal error: " << e.what() << "\n";
     return kExitInternalError;

@@ -11,6 +11,7 @@ inline constexpr int kExitInternalError = 1;  // a bug: anything but bad input
 inline constexpr int kExitBadInput = 2;       // InputError or a command-line parse error
 inline constexpr int kExitDiverged = 3;       // `run`: the run diverged (its folder is written)
 inline constexpr int kExitIncomplete = 4;     // `sweep`: some runs failed or are missing
+inline constexpr int kExitEnvironment = 5;    // EnvironmentError: cannot write (disk full, ...)
 
 /// Runs `dlsim argv[1..]`: results go to `out`, errors to `err` as one line "dlsim: ...".
 /// Never throws. Returns the process exit code.

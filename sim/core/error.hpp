@@ -17,6 +17,13 @@ class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The machine, not the input: a folder that cannot be created, a file that cannot be written (a
+/// full disk, a read-only folder). what() is one line naming the path and the system's reason.
+class EnvironmentError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// A bug: a condition that must hold whatever the input. Carries file, line, time and agent.
 class InvariantError : public std::logic_error {
  public:

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 
 #include "sim/core/error.hpp"
 
@@ -14,7 +16,8 @@ std::string cell(double v) { return std::isnan(v) ? std::string() : fmt::format(
 }  // namespace
 
 MetricsCsv::MetricsCsv(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "w")) {
-  if (!file_) throw InputError(fmt::format("{}: cannot create the file", path));
+  if (!file_)
+    throw EnvironmentError(fmt::format("{}: cannot create the file: {}", path, std::strerror(errno)));
   fmt::print(file_,
              "iteration,time_s,agent,test_loss,test_accuracy,distance_to_optimum,events,"
              "messages_sent,bytes_sent,consensus_distance\n");
@@ -46,10 +49,13 @@ void MetricsCsv::write(const EvalPoint& p) {
 
 void MetricsCsv::close() {
   if (!file_) return;
+  errno = 0;
   const bool failed = std::ferror(file_) != 0;
   const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;
-  if (failed || !closed) throw InputError(fmt::format("{}: write failed", path_));
+  if (failed || !closed)
+    throw EnvironmentError(fmt::format("{}: cannot write: {}", path_,
+                                       errno ? std::strerror(errno) : "unknown reason"));
 }
 
 }  // namespace dlsim

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 
 #include "sim/core/error.hpp"
@@ -54,7 +56,9 @@ OutputFolder::OutputFolder(fs::path final_path)
   std::error_code ec;
   fs::remove_all(staging_, ec);
   fs::create_directories(staging_, ec);
-  if (ec) throw InputError(fmt::format("{}: cannot create the folder: {}", staging_.string(), ec.message()));
+  if (ec)
+    throw EnvironmentError(
+        fmt::format("{}: cannot create the folder: {}", staging_.string(), ec.message()));
 }
 
 OutputFolder::~OutputFolder() {
@@ -64,10 +68,13 @@ OutputFolder::~OutputFolder() {
 }
 
 void OutputFolder::write_text(const std::string& name, const std::string& text) const {
+  errno = 0;
   std::ofstream out(file(name), std::ios::binary);
   out << text;
   out.close();
-  if (!out) throw InputError(fmt::format("{}: write failed", file(name)));
+  if (!out)
+    throw EnvironmentError(fmt::format("{}: cannot write: {}", file(name),
+                                       errno ? std::strerror(errno) : "unknown reason"));
 }
 
 void OutputFolder::commit() {
@@ -84,8 +91,8 @@ void OutputFolder::commit() {
   if (ec) {
     std::error_code restore;
     if (replacing && !fs::exists(final_)) fs::rename(old, final_, restore);  // keep the earlier run
-    throw InputError(fmt::format("{}: cannot move the results into place: {}", final_.string(),
-                                 ec.message()));
+    throw EnvironmentError(fmt::format("{}: cannot move the results into place: {}",
+                                       final_.string(), ec.message()));
   }
   fs::remove_all(old, ec);
   sync_to_disk(final_.parent_path().empty() ? fs::path(".") : final_.parent_path());

@@ -105,13 +105,19 @@ void write_topology_dot(const topo::Graph& graph, const std::string& path) {
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(fmt::format("{}: cannot write: {}", tmp, std::strerror(errno)));
+    if (!out) {
+      // A folder that does not exist is a mistyped path (bad input); anything else (read-only,
+      // full, no permission) is the machine's.
+      const std::string message = fmt::format("{}: cannot write: {}", tmp, std::strerror(errno));
+      if (errno == ENOENT || errno == ENOTDIR) throw InputError(message);
+      throw EnvironmentError(message);
+    }
     topo::write_dot(graph, out);
     out.close();
     if (!out) {
       std::error_code ec;
       std::filesystem::remove(tmp, ec);
-      throw InputError(fmt::format("{}: writing failed", tmp));
+      throw EnvironmentError(fmt::format("{}: writing failed", tmp));
     }
   }
   std::error_code ec;
@@ -119,7 +125,8 @@ void write_topology_dot(const topo::Graph& graph, const std::string& path) {
   if (ec) {
     std::error_code ignored;
     std::filesystem::remove(tmp, ignored);
-    throw InputError(fmt::format("{}: cannot rename {} to it: {}", path, tmp, ec.message()));
+    throw EnvironmentError(
+        fmt::format("{}: cannot rename {} to it: {}", path, tmp, ec.message()));
   }
 }
 

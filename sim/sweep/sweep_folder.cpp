@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -42,21 +44,25 @@ void create_sweep_folder(const fs::path& out) {
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec)
-    throw InputError(fmt::format("{}: cannot create the folder: {}", out.string(), ec.message()));
+    throw EnvironmentError(
+        fmt::format("{}: cannot create the folder: {}", out.string(), ec.message()));
 }
 
 void write_atomically(const fs::path& file, const std::string& text) {
   const fs::path tmp = file.string() + ".tmp";
   {
+    errno = 0;
     std::ofstream f(tmp, std::ios::binary);
     f << text;
     f.close();
-    if (!f) throw InputError(fmt::format("{}: write failed", tmp.string()));
+    if (!f)
+      throw EnvironmentError(fmt::format("{}: cannot write: {}", tmp.string(),
+                                         errno ? std::strerror(errno) : "unknown reason"));
   }
   sync_to_disk(tmp);
   std::error_code ec;
   fs::rename(tmp, file, ec);
-  if (ec) throw InputError(fmt::format("{}: cannot write: {}", file.string(), ec.message()));
+  if (ec) throw EnvironmentError(fmt::format("{}: cannot write: {}", file.string(), ec.message()));
   sync_to_disk(file.parent_path());
 }
 
@@ -73,7 +79,8 @@ void prepare_sweep_folder(const SweepSpec& spec, const fs::path& out) {
   std::error_code ec;
   fs::create_directories(runs, ec);
   if (ec)
-    throw InputError(fmt::format("{}: cannot create the folder: {}", runs.string(), ec.message()));
+    throw EnvironmentError(
+        fmt::format("{}: cannot create the folder: {}", runs.string(), ec.message()));
   // A run killed while writing (<id>.tmp) or while replacing an earlier record (<id>.old): both
   // hold nothing a finished run needs.
   std::vector<fs::path> stale;

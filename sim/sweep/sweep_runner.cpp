@@ -6,8 +6,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <functional>
+#include <cstring>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -24,20 +26,25 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-// Runs `step` where `ranks` say (rank 0 only, or every rank), then agrees: an InputError on any
-// rank stops every rank at the same point (with its message where it happened), so no rank is
-// left waiting in a barrier the others never reach.
+// Runs `step` where `ranks` say (rank 0 only, or every rank), then agrees: an input or environment
+// error on any rank stops every rank at the same point (with its message where it happened), so
+// no rank is left waiting in a barrier the others never reach.
 void agreed(RankGroup& ranks, bool every_rank, const std::function<void()>& step,
             const fs::path& out) {
   std::string error;
+  bool environment = false;  // the error was the machine's (EnvironmentError), not the input's
   if (every_rank || ranks.rank() == 0) {
     try {
       step();
     } catch (const InputError& e) {
       error = e.what();
+    } catch (const EnvironmentError& e) {
+      error = e.what();
+      environment = true;
     }
   }
   if (ranks.all(error.empty())) return;
+  if (environment) throw EnvironmentError(error);
   throw InputError(error.empty() ? fmt::format("{}: another rank of the sweep failed; see its "
                                                "message", out.string())
                                  : error);
@@ -50,7 +57,9 @@ class FolderLock {
   explicit FolderLock(const fs::path& out) {
     const fs::path file = out / kSweepLockFile;
     fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw InputError(fmt::format("{}: cannot create the lock file", file.string()));
+    if (fd_ < 0)
+      throw EnvironmentError(fmt::format("{}: cannot create the lock file: {}", file.string(),
+                                         std::strerror(errno)));
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       ::close(fd_);
       throw InputError(fmt::format("{}: another dlsim sweep is writing into this folder",

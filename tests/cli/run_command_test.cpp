@@ -115,6 +115,15 @@ TEST_CASE("a run shorter than eval_every evaluates at 0 and at the end, and warn
   CHECK(summary(out)["warnings"].size() == 1);
 }
 
+TEST_CASE("an output folder that cannot be created exits 5, naming the path and the reason") {
+  // procfs refuses new folders even to root, as a read-only or full disk refuses writes.
+  const Result r = run_dlsim({"run", smoke("detsgrad"), "-o", "/proc/dlsim-test-out", "--quiet"});
+  CHECK(r.code == 5);
+  CHECK(r.err.starts_with("dlsim: /proc/dlsim-test-out.tmp: cannot create the folder: "));
+  CHECK(r.err.find('\n') == r.err.size() - 1);  // one line
+  CHECK_FALSE(fs::exists("/proc/dlsim-test-out.tmp"));
+}
+
 TEST_CASE("a resolved scenario re-runs to the same fingerprint") {
   const std::string out = scratch("first");
   REQUIRE(run_dlsim({"run", smoke("gossip-pull"), "-o", out, "--quiet"}).code == 0);
