@@ -22,7 +22,9 @@ status=0
 for dir in sim/*/; do
   grep -q "^${dir}	" <<<"$rules" || { echo "tools/check_includes.sh: no rule for ${dir}" >&2; status=1; }
 done
-files=$(git ls-files -co --exclude-standard -- sim models topologies | grep -E '\.(hpp|cpp|h)$')
+# Tracked or new source files that exist (not those deleted since the last commit).
+files=$(git ls-files -co --exclude-standard -- sim models topologies | grep -E '\.(hpp|cpp|h)$' |
+        while read -r f; do [ -f "$f" ] && echo "$f"; done)
 # shellcheck disable=SC2086
 awk -v rules="$rules" '
   BEGIN {

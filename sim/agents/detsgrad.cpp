@@ -13,10 +13,6 @@ namespace {
 // Passes over the parameters run in blocks that stay in L1 between their steps: the models are
 // larger than the caches, so passes over memory, not flops, are what an iteration costs.
 constexpr Eigen::Index kBlock = 2048;
-// The driver's blocks for update_block: whole L1 blocks (the drift norm sums the same blocks
-// whichever way the update runs), long enough for the prefetchers to stream each.
-constexpr Eigen::Index kDriverBlock = 4 * kBlock;
-static_assert(kDriverBlock % kBlock == 0);
 
 // Distinguishes Detsgrad objects in the thread-local step-size memo (addresses get reused).
 std::atomic<uint64_t> instances{0};
@@ -148,12 +144,9 @@ bool Detsgrad::store_cache(PerAgent& s, bool compute, size_t degree) const {
   return store;
 }
 
-Eigen::Index Detsgrad::update_block_size() const { return kDriverBlock; }
-
 void Detsgrad::update(Agent& a) {
   update_begin(a);
-  for (Eigen::Index start = 0; start < a.x.size(); start += kDriverBlock)
-    update_block(a, start, std::min(kDriverBlock, a.x.size() - start));
+  update_block(a, 0, a.x.size());
   update_end(a);
 }
 

@@ -3,9 +3,8 @@
 // neighbour holds that copy until the next event. Update (docs/algorithms.md, "DETSGRAD"):
 //   x_i <- x_i - beta_k * sum_{j in N_i} (x^_i - x^_j) - alpha_k * s * g_i.
 // In sync mode (SyncFastPath) the gradient term is applied inside the gradient computation
-// (fused_local_step) whenever the consensus term does not read x_i itself, and the update runs in
-// column blocks across a thread's agents; update() adds the consensus term and computes the next
-// drift norm in the same pass over the parameters.
+// (fused_local_step) whenever the consensus term does not read x_i itself; update() then adds the
+// consensus term and computes the next drift norm in the same pass over the parameters.
 #pragma once
 
 #include <algorithm>
@@ -44,10 +43,6 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
   void communicate(Agent& a, Outbox& out) override;
   void receive(Agent& a, const Message& m, Outbox& out) override;
   void update(Agent& a) override;
-  Eigen::Index update_block_size() const override;
-  void update_begin(Agent& a) override;
-  void update_block(Agent& a, Eigen::Index start, Eigen::Index len) override;
-  void update_end(Agent& a) override;
 
   /// The drift ||x_i - x^_i|| computed by the last prepare() (the trigger's statistic).
   double last_drift(AgentId i) const { return state_[i.value].drift; }
@@ -119,6 +114,11 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
     UpdatePass pass;
   };
 
+  // update() in three parts: decide the pass, run it over [start, start + len) in L1 blocks
+  // (start a multiple of kBlock), finish it.
+  void update_begin(Agent& a);
+  void update_block(Agent& a, Eigen::Index start, Eigen::Index len);
+  void update_end(Agent& a);
   const Steps& steps(PerAgent& s, int64_t k) const;
   double drift_norm(const Agent& a) const;
   /// out = the consensus input for parameters [start, start + out.size()).

@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
-#include "sim/agents/time_mode.hpp"
 #include "sim/agents/snapshot_pool.hpp"
+#include "sim/agents/time_mode.hpp"
 #include "sim/agents/trigger.hpp"
 
 namespace dlsim {

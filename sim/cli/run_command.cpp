@@ -7,8 +7,8 @@
 #include <memory>
 #include <thread>
 
-#include "sim/run/run_scenario.hpp"
 #include "sim/metrics/summary.hpp"
+#include "sim/run/run_scenario.hpp"
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/world.hpp"
 

@@ -2,9 +2,9 @@
 #include <cmath>
 #include <vector>
 
+#include "sim/core/error.hpp"
 #include "sim/run/driver.hpp"
 #include "sim/run/driver_internal.hpp"
-#include "sim/core/error.hpp"
 
 namespace dlsim {
 namespace {

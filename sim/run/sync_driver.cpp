@@ -2,10 +2,10 @@
 #include <chrono>
 #include <cmath>
 
-#include "sim/run/driver.hpp"
-#include "sim/run/driver_internal.hpp"
 #include "sim/agents/sync_fast_path.hpp"
 #include "sim/core/error.hpp"
+#include "sim/run/driver.hpp"
+#include "sim/run/driver_internal.hpp"
 
 namespace dlsim {
 namespace {
@@ -26,23 +26,6 @@ class Stopwatch {
   DriverTimings* timings_;
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
-
-// Every agent's update. With an algorithm that updates in column blocks, each thread takes a
-// range of consecutive agents and runs block after block over its whole range: agents that
-// neighbour one another (consecutive ids in rings, lines and grid rows) then read each block of
-// a shared snapshot from memory once, and the readers after the first find it in cache.
-void run_updates(std::span<Agent> agents, ThreadPool& pool, Algorithm& algorithm,
-                 SyncFastPath* fast) {
-  if (!fast || fast->update_block_size() <= 0) {
-    pool.parallel_for(agents.size(), [&](size_t i) { algorithm.update(agents[i]); });
-    return;
-  }
-  const size_t ranges = std::min<size_t>(pool.threads(), agents.size());
-  pool.parallel_for(ranges, [&](size_t r) {
-    const size_t first = r * agents.size() / ranges, end = (r + 1) * agents.size() / ranges;
-    update_in_blocks(*fast, agents.subspan(first, end - first));
-  });
-}
 
 }  // namespace
 
@@ -88,7 +71,7 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
     });
     watch.lap(&DriverTimings::events_s);
     algorithm.before_updates(agents);
-    run_updates(agents, pool, algorithm, fast);
+    pool.parallel_for(agents.size(), [&](size_t i) { algorithm.update(agents[i]); });
     algorithm.after_updates(agents);
     for (Agent& a : agents) ++a.iteration;
     watch.lap(&DriverTimings::updates_s);

@@ -86,14 +86,10 @@ inline std::vector<Agent> make_agents(const std::vector<ParamVector>& x0,
   return agents;
 }
 
-/// How run_round applies the updates: update(a) agent after agent, or (for algorithms with an
-/// update_block_size) as the sync driver's one thread does: update_in_blocks over all agents.
-enum class UpdateOrder { kPerAgent, kBlocks };
-
 /// One synchronous round of every agent, in agent order; returns the messages sent. Adds the
 /// round's events to `events` when given.
 inline int run_round(Algorithm& alg, std::vector<Agent>& agents,
-                     UpdateOrder order = UpdateOrder::kPerAgent, EventCounts* events = nullptr) {
+                     EventCounts* events = nullptr) {
   QueueOutbox out(events);
   SyncFastPath* const fast = dynamic_cast<SyncFastPath*>(&alg);
   for (Agent& a : agents) {  // the sync driver's order: prepare, then the (fused) local step
@@ -108,11 +104,7 @@ inline int run_round(Algorithm& alg, std::vector<Agent>& agents,
     else alg.receive_service(m, out);  // EASGD's server, node n
   }
   alg.before_updates(agents);
-  if (order == UpdateOrder::kBlocks && fast && fast->update_block_size() > 0) {
-    update_in_blocks(*fast, agents);
-  } else {
-    for (Agent& a : agents) alg.update(a);
-  }
+  for (Agent& a : agents) alg.update(a);
   alg.after_updates(agents);
   for (Agent& a : agents) ++a.iteration;
   return out.sent;

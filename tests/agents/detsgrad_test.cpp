@@ -37,13 +37,13 @@ TEST_CASE("DETSGRAD on two agents matches hand arithmetic over two iterations") 
   EventCounts events;
 
   // k = 0: both broadcast. x0 = 1 - 0.2*(1 - 3) - 0.1*1 = 1.3; x1 = 3 - 0.2*(3 - 1) - 0.1*3 = 2.3.
-  CHECK(run_round(alg, agents, UpdateOrder::kPerAgent, &events) == 2);
+  CHECK(run_round(alg, agents, &events) == 2);
   CHECK(agents[0].x[0] == doctest::Approx(1.3));
   CHECK(agents[1].x[0] == doctest::Approx(2.3));
 
   // k = 1: drift 0.3 (agent 0) stays under 0.5, drift 0.7 (agent 1) fires and sends 2.3.
   // x0 = 1.3 - 0.2*(1 - 2.3) - 0.1*1.3 = 1.43; x1 = 2.3 - 0.2*(2.3 - 1) - 0.1*2.3 = 1.81.
-  CHECK(run_round(alg, agents, UpdateOrder::kPerAgent, &events) == 1);
+  CHECK(run_round(alg, agents, &events) == 1);
   CHECK(alg.last_drift(AgentId{0}) == doctest::Approx(0.3));
   CHECK(alg.last_drift(AgentId{1}) == doctest::Approx(0.7));
   CHECK(agents[0].x[0] == doctest::Approx(1.43));
@@ -183,36 +183,6 @@ TEST_CASE("DETSGRAD agrees with a naive reference: several blocks, both consensu
         for (Eigen::Index e = 0; e < d; ++e)
           worst = std::max(worst, std::abs(agents[i].x[e] - ref.x[i][static_cast<size_t>(e)]));
       CHECK(worst < 1e-4);
-    }
-  }
-}
-
-TEST_CASE("DETSGRAD's update in blocks over all agents equals its update agent by agent") {
-  const topo::Graph g = ring_graph(5);
-  const Eigen::Index d = 20000;  // several driver blocks, the last one partial
-  for (ConsensusBase base : {ConsensusBase::kBroadcast, ConsensusBase::kState}) {
-    CAPTURE(static_cast<int>(base));
-    DetsgradSpec spec;
-    spec.consensus = base;
-    TriggerSpec trigger = constant_threshold(8.0);  // some rounds fire, some do not
-    const auto [x0, c] = wave_problem(5, d);
-    REQUIRE(Detsgrad(spec, trigger, g).update_block_size() < d / 2);
-    auto by_agent = make_agents(x0, c, 0.0f);
-    auto by_block = make_agents(x0, c, 0.0f);
-    Detsgrad one(spec, trigger, g), other(spec, trigger, g);
-    one.start(by_agent);
-    other.start(by_block);
-    int sent_one = 0, sent_other = 0;
-    for (int64_t k = 0; k < 10; ++k) {
-      sent_one += run_round(one, by_agent, UpdateOrder::kPerAgent);
-      sent_other += run_round(other, by_block, UpdateOrder::kBlocks);
-    }
-    CHECK(sent_one == sent_other);
-    CHECK(sent_one > 2 * 5);       // more than the first broadcasts,
-    CHECK(sent_one < 2 * 5 * 10);  // and fewer than every round
-    for (uint32_t i = 0; i < 5; ++i) {
-      CHECK(by_agent[i].x == by_block[i].x);
-      CHECK(one.last_drift(AgentId{i}) == other.last_drift(AgentId{i}));
     }
   }
 }

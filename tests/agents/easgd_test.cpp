@@ -21,7 +21,7 @@ TEST_CASE("EASGD sync: z moves by beta (mean x - z), workers by alpha (x_i - z) 
   EventCounts events;
   CHECK(alg.center()[0] == doctest::Approx(2));  // z_0: the mean of the initial models
   CHECK(alg.center()[1] == doctest::Approx(2));
-  CHECK(run_round(alg, agents, UpdateOrder::kPerAgent, &events) == 4);  // each worker: x_i to the server, d_i back
+  CHECK(run_round(alg, agents, &events) == 4);  // each worker: x_i to the server, d_i back
   // d0 = 0.25 (0 - 2) = -0.5, d1 = 0.25 (4 - 2) = 0.5: z = 2 + 0 = 2.
   // x0 = 0 - 0.1 (0 - 2) + 0.5 = 0.7; x1 = 4 - 0 - 0.5 = 3.5.
   CHECK(agents[0].x[0] == doctest::Approx(0.7));
@@ -30,7 +30,7 @@ TEST_CASE("EASGD sync: z moves by beta (mean x - z), workers by alpha (x_i - z) 
   // Second coordinate: d = 0.25 (1 - 2), 0.25 (3 - 2): x = 1.25, 2.75, z = 2.
   CHECK(agents[0].x[1] == doctest::Approx(1.25));
   CHECK(agents[1].x[1] == doctest::Approx(2.75));
-  run_round(alg, agents, UpdateOrder::kPerAgent, &events);
+  run_round(alg, agents, &events);
   // z = 2 + beta ((0.7 + 3.5)/2 - 2) with beta = 2 x 0.25: 2.05.
   // x0 = 0.7 - 0.1 (0.7 - 2) - 0.25 (0.7 - 2) = 1.155; x1 = 3.5 + 0.05 - 0.25 (3.5 - 2) = 3.175.
   CHECK(alg.center()[0] == doctest::Approx(2.05));
@@ -94,13 +94,13 @@ TEST_CASE("EASGD communicates only when the trigger fires: periodic tau") {
   auto agents = make_agents({vec({0}), vec({4})}, {vec({0}), vec({4})}, 0.0f);
   alg.start(agents);
   EventCounts events;
-  CHECK(run_round(alg, agents, UpdateOrder::kPerAgent, &events) == 4);  // k = 0: z = 2, d = 0.5 (0 - 2), 0.5 (4 - 2) = -1, 1
+  CHECK(run_round(alg, agents, &events) == 4);  // k = 0: z = 2, d = 0.5 (0 - 2), 0.5 (4 - 2) = -1, 1
   CHECK(agents[0].x[0] == doctest::Approx(1));
   CHECK(agents[1].x[0] == doctest::Approx(3));
   CHECK(alg.center()[0] == doctest::Approx(2));
-  CHECK(run_round(alg, agents, UpdateOrder::kPerAgent, &events) == 0);  // k = 1: local steps only
+  CHECK(run_round(alg, agents, &events) == 0);  // k = 1: local steps only
   CHECK(agents[0].x[0] == doctest::Approx(1));
-  CHECK(run_round(alg, agents, UpdateOrder::kPerAgent, &events) == 4);  // k = 2: d = 0.5 (1 - 2) = -0.5, 0.5
+  CHECK(run_round(alg, agents, &events) == 4);  // k = 2: d = 0.5 (1 - 2) = -0.5, 0.5
   CHECK(agents[0].x[0] == doctest::Approx(1.5));
   CHECK(events[0] == 2);
 }

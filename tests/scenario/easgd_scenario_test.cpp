@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
 
+#include "scenario_test_helpers.hpp"
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/world.hpp"
-#include "scenario_test_helpers.hpp"
 
 using namespace dlsim;
 using dlsim::testing::with;
