@@ -73,7 +73,8 @@ class Model {
                          Eigen::Ref<Eigen::VectorXf> grads, const Batch& batch, RandomStream& rng);
   /// params <- params - step * (gradient of the mean loss over batch at params), the update
   /// accumulated inside the gradient products (one rounding fewer than compute_gradient and a
-  /// separate step): the gradient is never stored. rng as for compute_gradient. Returns the mean loss (taken before the update).
+  /// separate step): the gradient is never stored. rng as for compute_gradient. Returns the mean
+  /// loss (taken before the update).
   float sgd_step(Eigen::Ref<Eigen::VectorXf> params, float step, const Batch& batch,
                  RandomStream& rng);
 

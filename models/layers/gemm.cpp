@@ -197,8 +197,11 @@ void transpose8x8(const float* src, Index lds, float* dst, Index ldd, const floa
     r[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
     r[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
   }
+  // Rows 0-3 take the low 128-bit lanes, rows 4-7 the high ones. The permute's selector must be
+  // an immediate at every optimisation level (-O0 folds no ternary), hence one call per value.
   for (int i = 0; i < 8; ++i) {
-    __m256 v = _mm256_permute2f128_ps(r[i % 4], r[i % 4 + 4], i < 4 ? 0x20 : 0x31);
+    __m256 v = i < 4 ? _mm256_permute2f128_ps(r[i % 4], r[i % 4 + 4], 0x20)
+                     : _mm256_permute2f128_ps(r[i % 4], r[i % 4 + 4], 0x31);
     if constexpr (kBias) v = _mm256_add_ps(v, _mm256_set1_ps(bias[i]));
     if constexpr (kRectify == Rectify::kYes) v = _mm256_max_ps(v, _mm256_setzero_ps());
     _mm256_storeu_ps(dst + i * ldd, v);

@@ -15,9 +15,11 @@ std::string cell(double v) { return std::isnan(v) ? std::string() : fmt::format(
 
 }  // namespace
 
-MetricsCsv::MetricsCsv(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "w")) {
+MetricsCsv::MetricsCsv(const std::string& path)
+    : path_(path), file_(std::fopen(path.c_str(), "w")) {
   if (!file_)
-    throw EnvironmentError(fmt::format("{}: cannot create the file: {}", path, std::strerror(errno)));
+    throw EnvironmentError(
+        fmt::format("{}: cannot create the file: {}", path, std::strerror(errno)));
   fmt::print(file_,
              "iteration,time_s,agent,test_loss,test_accuracy,distance_to_optimum,events,"
              "messages_sent,bytes_sent,consensus_distance\n");

@@ -22,19 +22,24 @@ std::unique_ptr<Algorithm> make_algorithm(World& w) {
   const TriggerSpec trigger = w.spec.trigger.value_or(TriggerSpec{});
   switch (a.kind) {
     case AlgorithmKind::kCentralized:
-    case AlgorithmKind::kNone: return std::make_unique<NoCommunication>();
+    case AlgorithmKind::kNone:
+      return std::make_unique<NoCommunication>();
     case AlgorithmKind::kDpsgd:
       try {
         return std::make_unique<Dpsgd>(w.graph, a.mixing);
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: /algorithm/weights: {}", w.spec.file, e.what()));
       }
-    case AlgorithmKind::kDetsgrad: return std::make_unique<Detsgrad>(a.detsgrad, trigger, w.graph);
-    case AlgorithmKind::kGossip: return std::make_unique<GossipSgd>(a.gossip_mode, trigger, w.graph);
+    case AlgorithmKind::kDetsgrad:
+      return std::make_unique<Detsgrad>(a.detsgrad, trigger, w.graph);
+    case AlgorithmKind::kGossip:
+      return std::make_unique<GossipSgd>(a.gossip_mode, trigger, w.graph);
     case AlgorithmKind::kElasticGossip:
       return std::make_unique<ElasticGossip>(a.elastic_alpha, trigger, w.graph, w.spec.time.mode);
-    case AlgorithmKind::kAllReduce: return std::make_unique<RingAllReduce>(ReduceWhat::kGradients, trigger);
-    case AlgorithmKind::kLocalSgd: return std::make_unique<RingAllReduce>(ReduceWhat::kModels, trigger);
+    case AlgorithmKind::kAllReduce:
+      return std::make_unique<RingAllReduce>(ReduceWhat::kGradients, trigger);
+    case AlgorithmKind::kLocalSgd:
+      return std::make_unique<RingAllReduce>(ReduceWhat::kModels, trigger);
     case AlgorithmKind::kEasgd:
       return std::make_unique<Easgd>(a.easgd.alpha, trigger, w.spec.time.mode);
   }
@@ -114,10 +119,10 @@ void build_agents(World& w, uint32_t agents, const models::DataPaths& paths, Thr
                                             w.data->train.width, w.data->train.num_classes};
   // Centralized: the samples of all agents' batches in one (64-bit: batch x agents can be large;
   // a batch larger than the shard is the whole shard, see ModelLearner).
-  const uint64_t batch =
-      s.data ? uint64_t{s.data->batch_size} *
-                   (s.algorithm.kind == AlgorithmKind::kCentralized ? s.agents : 1u)
-             : 1;
+  const uint64_t batch = s.data
+                             ? uint64_t{s.data->batch_size} *
+                                   (s.algorithm.kind == AlgorithmKind::kCentralized ? s.agents : 1u)
+                             : 1;
   std::shared_ptr<const models::Dataset> train(w.data, w.data ? &w.data->train : nullptr);
   std::vector<std::optional<Agent>> built(agents);
   std::vector<ModelLearner*> learners(agents);
@@ -166,8 +171,8 @@ void check_time_fits(const World& w) {
   if (slowest.ns > 0 && iterations > std::numeric_limits<int64_t>::max() / slowest.ns)
     throw InputError(fmt::format(
         "{}: /run/iterations: {} iterations of up to {:.6g} s each overflow the simulated clock "
-        "(at most {:.6g} s)", w.spec.file, iterations, slowest.seconds(),
-        SimTime::max().seconds()));
+        "(at most {:.6g} s)",
+        w.spec.file, iterations, slowest.seconds(), SimTime::max().seconds()));
 }
 
 void warn_about_evaluation(World& w) {
@@ -175,13 +180,15 @@ void warn_about_evaluation(World& w) {
   if (run.eval_every > run.iterations)
     w.warnings.push_back(fmt::format(
         "{}: /run/eval_every: {} exceeds the run's {} iterations: evaluating at 0 and at the end "
-        "only", w.spec.file, run.eval_every, run.iterations));
+        "only",
+        w.spec.file, run.eval_every, run.iterations));
 }
 
 void warn_about_stability(World& w) {
   const AlgorithmSpec& a = w.spec.algorithm;
   if (a.kind == AlgorithmKind::kEasgd) {
-    // docs/algorithms.md, "EASGD": the synchronous centre update is z + beta (mean x - z), beta = n alpha.
+    // docs/algorithms.md, "EASGD": the synchronous centre update is z + beta (mean x - z), with
+    // beta = n alpha.
     const double beta = a.easgd.alpha * static_cast<double>(w.agents.size());
     if (beta > 1.0)
       w.warnings.push_back(fmt::format(
@@ -192,13 +199,14 @@ void warn_about_stability(World& w) {
   }
   if (a.kind != AlgorithmKind::kDetsgrad) return;
   uint32_t max_degree = 0;
-  for (uint32_t i = 0; i < w.graph.node_count(); ++i) max_degree = std::max(max_degree, w.graph.degree(i));
+  for (uint32_t i = 0; i < w.graph.node_count(); ++i)
+    max_degree = std::max(max_degree, w.graph.degree(i));
   const double beta0 = a.detsgrad.beta.at(0);
   if (beta0 * max_degree >= 1.0)
     w.warnings.push_back(fmt::format(
         "{}: /algorithm/b: beta_0 * max degree = {} * {} = {:.3g} >= 1: the consensus step is "
-        "unstable until beta_k decays below 1/{}", w.spec.file, beta0, max_degree,
-        beta0 * max_degree, max_degree));
+        "unstable until beta_k decays below 1/{}",
+        w.spec.file, beta0, max_degree, beta0 * max_degree, max_degree));
 }
 
 // The scenario's NIC rates are the workers': a centralized run has one agent and no messages,
@@ -206,9 +214,9 @@ void warn_about_stability(World& w) {
 NetworkConfig network_config(const ScenarioSpec& spec, uint32_t agents) {
   NetworkConfig network = spec.network;
   const bool server = spec.algorithm.kind == AlgorithmKind::kEasgd;
-  for (auto [every, each] : {std::pair{&network.nic_uplink_bps, &network.nic_uplink_bps_per_agent},
-                             std::pair{&network.nic_downlink_bps,
-                                       &network.nic_downlink_bps_per_agent}}) {
+  for (auto [every, each] :
+       {std::pair{&network.nic_uplink_bps, &network.nic_uplink_bps_per_agent},
+        std::pair{&network.nic_downlink_bps, &network.nic_downlink_bps_per_agent}}) {
     if (agents != spec.agents) each->clear();
     if (!server || (each->empty() && *every == 0)) continue;
     if (each->empty()) each->assign(agents, *every);  // a rate for every worker, not the server
@@ -236,9 +244,9 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataP
   }
   // The physical network: the agents' graph, plus EASGD's server.
   const bool easgd = spec.algorithm.kind == AlgorithmKind::kEasgd;
-  w->network = std::make_unique<Network>(easgd ? with_server(w->graph, spec.algorithm.easgd)
-                                               : w->graph,
-                                         network_config(spec, agents), spec.seed);
+  w->network =
+      std::make_unique<Network>(easgd ? with_server(w->graph, spec.algorithm.easgd) : w->graph,
+                                network_config(spec, agents), spec.seed);
   build_agents(*w, agents, paths, pool);
   w->algorithm = make_algorithm(*w);
   w->algorithm->start(w->agents);

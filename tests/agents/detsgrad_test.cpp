@@ -1,10 +1,11 @@
+#include "sim/agents/detsgrad.hpp"
+
 #include <doctest/doctest.h>
 
 #include <limits>
 
 #include "algorithm_harness.hpp"
 #include "graphs.hpp"
-#include "sim/agents/detsgrad.hpp"
 
 using namespace dlsim;
 using namespace dlsim::testing;
@@ -107,8 +108,10 @@ struct NaiveDetsgrad {
 
   double norm(const std::vector<double>& v, DriftNorm kind) const {
     double r = 0;
-    for (double e : v) r = kind == DriftNorm::kL1 ? r + std::abs(e)
-                         : kind == DriftNorm::kLinf ? std::max(r, std::abs(e)) : r + e * e;
+    for (double e : v)
+      r = kind == DriftNorm::kL1     ? r + std::abs(e)
+          : kind == DriftNorm::kLinf ? std::max(r, std::abs(e))
+                                     : r + e * e;
     return kind == DriftNorm::kL2 ? std::sqrt(r) : r;
   }
 
@@ -143,7 +146,8 @@ struct NaiveDetsgrad {
 
 }  // namespace
 
-TEST_CASE("DETSGRAD agrees with a naive reference: several blocks, both consensus forms, all norms") {
+TEST_CASE(
+    "DETSGRAD agrees with a naive reference: several blocks, both consensus forms, all norms") {
   const topo::Graph g = complete_graph(4);  // degree 3
   const Eigen::Index d = 5000;              // three 2048-float blocks, the last one partial
   for (ConsensusBase base : {ConsensusBase::kBroadcast, ConsensusBase::kState}) {

@@ -1,7 +1,8 @@
+#include "sim/agents/easgd.hpp"
+
 #include <doctest/doctest.h>
 
 #include "algorithm_harness.hpp"
-#include "sim/agents/easgd.hpp"
 
 using namespace dlsim;
 using namespace dlsim::testing;
@@ -9,7 +10,6 @@ using namespace dlsim::testing;
 namespace {
 
 TriggerSpec always() { return TriggerSpec{}; }
-
 
 }  // namespace
 
@@ -94,7 +94,8 @@ TEST_CASE("EASGD communicates only when the trigger fires: periodic tau") {
   auto agents = make_agents({vec({0}), vec({4})}, {vec({0}), vec({4})}, 0.0f);
   alg.start(agents);
   EventCounts events;
-  CHECK(run_round(alg, agents, &events) == 4);  // k = 0: z = 2, d = 0.5 (0 - 2), 0.5 (4 - 2) = -1, 1
+  CHECK(run_round(alg, agents, &events) ==
+        4);  // k = 0: z = 2, d = 0.5 (0 - 2), 0.5 (4 - 2) = -1, 1
   CHECK(agents[0].x[0] == doctest::Approx(1));
   CHECK(agents[1].x[0] == doctest::Approx(3));
   CHECK(alg.center()[0] == doctest::Approx(2));
@@ -104,4 +105,3 @@ TEST_CASE("EASGD communicates only when the trigger fires: periodic tau") {
   CHECK(agents[0].x[0] == doctest::Approx(1.5));
   CHECK(events[0] == 2);
 }
-

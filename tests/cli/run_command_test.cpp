@@ -1,13 +1,11 @@
 #include <doctest/doctest.h>
-
-#include "../skip.hpp"
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include <unistd.h>
-
+#include "../skip.hpp"
 #include "sim/cli/app.hpp"
 #include "sim/cli/build_info.hpp"
 #include "sim/scenario/load_scenario.hpp"
@@ -33,8 +31,8 @@ Result run_dlsim(std::vector<std::string> args) {
 
 // ctest runs test cases as parallel processes: each gets its own folder.
 std::string scratch(const std::string& name) {
-  const fs::path p = fs::path(DLSIM_BINARY_DIR) / "tests" / "cli_runs" /
-                     (std::to_string(getpid()) + "-" + name);
+  const fs::path p =
+      fs::path(DLSIM_BINARY_DIR) / "tests" / "cli_runs" / (std::to_string(getpid()) + "-" + name);
   fs::remove_all(p);
   fs::create_directories(p.parent_path());
   return p.string();
@@ -99,8 +97,8 @@ TEST_CASE("dlsim run writes the resolved scenario, metrics.csv and summary.json"
 TEST_CASE("a run shorter than eval_every evaluates at 0 and at the end, and warns once") {
   const std::string out = scratch("short");
   // The smoke scenario evaluates every 20 iterations; 15 iterations end before the first.
-  const Result r = run_dlsim(
-      {"run", smoke("detsgrad"), "-o", out, "--quiet", "--set", "/run/iterations=15"});
+  const Result r =
+      run_dlsim({"run", smoke("detsgrad"), "-o", out, "--quiet", "--set", "/run/iterations=15"});
   REQUIRE_MESSAGE(r.code == 0, r.err);
   CHECK(r.err.find("/run/eval_every: 20 exceeds the run's 15 iterations") != std::string::npos);
   CHECK(r.err.find("warning") == r.err.rfind("warning"));  // once
@@ -146,15 +144,16 @@ TEST_CASE("the same seed gives the same fingerprint and another seed a different
 
 TEST_CASE("a bad scenario exits 2 with one line naming the pointer, and leaves no folder") {
   const std::string out = scratch("bad");
-  const Result r = run_dlsim({"run", smoke("dpsgd"), "-o", out, "--set", "/network/bandwidth=10 MB"});
+  const Result r =
+      run_dlsim({"run", smoke("dpsgd"), "-o", out, "--set", "/network/bandwidth=10 MB"});
   CHECK(r.code == 2);
   CHECK(r.err == "dlsim: " + smoke("dpsgd") +
                      ": /network/bandwidth: expected a rate such as \"10Mbps\", got \"10 MB\"\n");
   CHECK_FALSE(fs::exists(out));
   CHECK_FALSE(fs::exists(out + ".tmp"));
-  const Result missing_data = run_dlsim({"run", smoke("dpsgd"), "-o", out, "--quiet", "--set",
-                                     "/data/dataset=\"mnist\"", "--set", "/data/synthetic=null",
-                                     "--data-dir", out + "-nowhere"});
+  const Result missing_data =
+      run_dlsim({"run", smoke("dpsgd"), "-o", out, "--quiet", "--set", "/data/dataset=\"mnist\"",
+                 "--set", "/data/synthetic=null", "--data-dir", out + "-nowhere"});
   CHECK(missing_data.code == 2);
   CHECK(missing_data.err.find("tools/setup.sh") != std::string::npos);
   CHECK_FALSE(fs::exists(out + ".tmp"));
@@ -162,7 +161,8 @@ TEST_CASE("a bad scenario exits 2 with one line naming the pointer, and leaves n
 
 TEST_CASE("dlsim validate accepts a good scenario and rejects a bad one") {
   CHECK(run_dlsim({"validate", smoke("allreduce")}).code == 0);
-  const Result r = run_dlsim({"validate", smoke("allreduce"), "--set", "/trigger={\"kind\":\"always\"}"});
+  const Result r =
+      run_dlsim({"validate", smoke("allreduce"), "--set", "/trigger={\"kind\":\"always\"}"});
   CHECK(r.code == 2);
   CHECK(r.err.find(": /trigger: algorithm \"allreduce\" takes no trigger") != std::string::npos);
 }
@@ -176,7 +176,8 @@ TEST_CASE("golden fingerprints of the smoke scenarios") {
                             builds.dump() + ": tools/update_golden.sh --add records them");
   const json& golden = builds[dlsim::cli::build_key()];
   size_t checked = 0;
-  for (const auto& entry : fs::directory_iterator(std::string(DLSIM_SOURCE_DIR) + "/scenarios/smoke")) {
+  for (const auto& entry :
+       fs::directory_iterator(std::string(DLSIM_SOURCE_DIR) + "/scenarios/smoke")) {
     const std::string name = entry.path().stem().string();
     CAPTURE(name);
     REQUIRE(golden.contains(name));
@@ -209,13 +210,14 @@ TEST_CASE("a diverged run exits 3, names the iteration and agent, and still writ
   CHECK(summary(dir + "/l")["diverged"] == json({{"iteration", 1}, {"agent", 0}, {"in", "loss"}}));
 }
 
-TEST_CASE("EASGD runs in both modes: two messages per exchange, the server's replies counted, "
-          "the centre variable scored") {
+TEST_CASE(
+    "EASGD runs in both modes: two messages per exchange, the server's replies counted, "
+    "the centre variable scored") {
   for (const char* mode : {"sync", "async"}) {
     CAPTURE(mode);
     const std::string out = scratch(std::string("easgd-") + mode);
-    const Result r = run_dlsim({"run", smoke("easgd"), "-o", out, "--quiet", "--set",
-                                std::string("/time/mode=") + mode});
+    const Result r = run_dlsim(
+        {"run", smoke("easgd"), "-o", out, "--quiet", "--set", std::string("/time/mode=") + mode});
     REQUIRE_MESSAGE(r.code == 0, r.err);
     const json s = summary(out);
     CHECK(s["algorithm"] == "easgd");
