@@ -54,29 +54,17 @@ std::vector<std::string> kind_keys(TopologyKind kind) {
 // A topology object read through JsonObject, the one JSON reader.
 using Reader = JsonObject;
 
-// "2ms", or {"min": "1ms", "max": "5ms"} drawn uniformly per edge.
-topo::ValueRange<SimTime> duration_range(Reader& r, const std::string& key) {
+// "2ms", or {"min": "1ms", "max": "5ms"} drawn uniformly per edge; read(object, key) reads one
+// value in its unit.
+template <class T, class Read>
+topo::ValueRange<T> unit_range(Reader& r, const std::string& key, Read read) {
   if (!r.raw(key).is_object()) {
-    const SimTime value = r.duration(key);
+    const T value = read(r, key);
     return {value, value};
   }
   Reader range = r.object(key);
   range.expect_keys(std::vector<std::string>{"min", "max"}, "a range has only \"min\" and \"max\"");
-  const SimTime lo = range.duration("min"), hi = range.duration("max");
-  if (lo > hi)
-    r.fail(key,
-           fmt::format("min {} exceeds max {}", range.raw("min").dump(), range.raw("max").dump()));
-  return {lo, hi};
-}
-
-topo::ValueRange<uint64_t> rate_range(Reader& r, const std::string& key) {
-  if (!r.raw(key).is_object()) {
-    const uint64_t value = r.rate_bps(key);
-    return {value, value};
-  }
-  Reader range = r.object(key);
-  range.expect_keys(std::vector<std::string>{"min", "max"}, "a range has only \"min\" and \"max\"");
-  const uint64_t lo = range.rate_bps("min"), hi = range.rate_bps("max");
+  const T lo = read(range, "min"), hi = read(range, "max");
   if (lo > hi)
     r.fail(key,
            fmt::format("min {} exceeds max {}", range.raw("min").dump(), range.raw("max").dump()));
@@ -177,8 +165,12 @@ void read_parameters(Reader& r, topo::TopologySpec& spec, const std::string& fil
 }
 
 void read_edges(Reader& r, topo::TopologySpec& spec) {
-  if (r.has("latency")) spec.latency = duration_range(r, "latency");
-  if (r.has("bandwidth")) spec.bandwidth_bps = rate_range(r, "bandwidth");
+  if (r.has("latency"))
+    spec.latency = unit_range<SimTime>(
+        r, "latency", [](Reader& o, const std::string& k) { return o.duration(k); });
+  if (r.has("bandwidth"))
+    spec.bandwidth_bps = unit_range<uint64_t>(
+        r, "bandwidth", [](Reader& o, const std::string& k) { return o.rate_bps(k); });
   if (r.has("overrides"))
     for (Reader& o : r.objects("overrides")) spec.overrides.push_back(read_override(o));
   if (r.has("seed")) spec.seed = r.unsigned_integer("seed");

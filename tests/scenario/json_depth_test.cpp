@@ -2,9 +2,7 @@
 // exhausting the stack.
 #include <doctest/doctest.h>
 
-#include <filesystem>
-#include <fstream>
-
+#include "scenario_test_helpers.hpp"
 #include "sim/scenario/json_depth.hpp"
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/topology_json.hpp"
@@ -14,11 +12,7 @@ using namespace dlsim;
 namespace {
 
 std::string write_file(const std::string& name, const std::string& text) {
-  const auto dir = std::filesystem::path(DLSIM_BINARY_DIR) / "test-files" / "json-depth";
-  std::filesystem::create_directories(dir);
-  const std::string path = (dir / name).string();
-  std::ofstream(path) << text;
-  return path;
+  return testing::write_test_file("json-depth", name, text);
 }
 
 // {"agents": [[[...1...]]]} with `depth` brackets: the document nests depth + 1 levels.

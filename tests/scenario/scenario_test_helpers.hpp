@@ -1,9 +1,11 @@
-// Helpers the scenario tests share: edit a scenario document by JSON pointer, and catch the
-// one-line InputError a bad one produces.
+// Helpers the scenario tests share: edit a scenario document by JSON pointer, catch the one-line
+// InputError a bad one produces, write a test file.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <utility>
 
@@ -26,6 +28,16 @@ std::string input_error_of(Step&& step) {
     return e.what();
   }
   return "";
+}
+
+/// Writes `text` to build/test-files/<folder>/<name>; returns the path.
+inline std::string write_test_file(const std::string& folder, const std::string& name,
+                                   const std::string& text) {
+  const auto dir = std::filesystem::path(DLSIM_BINARY_DIR) / "test-files" / folder;
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / name).string();
+  std::ofstream(path) << text;
+  return path;
 }
 
 }  // namespace dlsim::testing

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "scenario_test_helpers.hpp"
 #include "sim/core/error.hpp"
 
 using namespace dlsim;
@@ -30,11 +31,7 @@ std::string error_of(const std::string& text, std::optional<uint32_t> agents = s
 }
 
 std::string write_file(const std::string& name, const std::string& text) {
-  const auto dir = std::filesystem::path(DLSIM_BINARY_DIR) / "test-files" / "scenario";
-  std::filesystem::create_directories(dir);
-  const std::string path = (dir / name).string();
-  std::ofstream(path) << text;
-  return path;
+  return dlsim::testing::write_test_file("scenario", name, text);
 }
 
 }  // namespace
