@@ -1,7 +1,5 @@
 #include "sim/metrics/comm_recorder.hpp"
 
-#include <algorithm>
-
 namespace dlsim {
 
 NodeTraffic& NodeTraffic::operator+=(const NodeTraffic& other) {
@@ -12,10 +10,9 @@ NodeTraffic& NodeTraffic::operator+=(const NodeTraffic& other) {
   return *this;
 }
 
-NodeTraffic CommRecorder::total(uint32_t first_n) const {
+NodeTraffic CommRecorder::total() const {
   NodeTraffic sum;
-  const size_t end = std::min<size_t>(first_n, nodes_.size());
-  for (size_t i = 0; i < end; ++i) sum += nodes_[i];
+  for (const NodeTraffic& n : nodes_) sum += n;
   return sum;
 }
 

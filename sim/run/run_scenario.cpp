@@ -58,7 +58,7 @@ class EvaluationPoints final : public RunObserver {
     const RunSpec& run = world_.spec.run;
     if (k == run.iterations || (run.eval_every > 0 && k % run.eval_every == 0)) record(k);
     progress_.update(k, world_.sim.now(), has_point_ ? mean_accuracy(last_) : NAN,
-                     comm_.total().events);
+                     comm_.events());
     return true;
   }
 
