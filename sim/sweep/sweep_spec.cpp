@@ -71,6 +71,10 @@ class SweepReader {
     } catch (const InputError& e) {
       fail("/base", e.what());
     }
+    // Every run sets keys in it ("seed" at least): anything but an object cannot take them.
+    if (!base_.is_object())
+      fail("/base", fmt::format("{}: a scenario is a JSON object, got {}", base_path_,
+                                base_.type_name()));
   }
 
   void check_pointer(const std::string& entry, const std::string& pointer) {

@@ -119,6 +119,15 @@ TEST_CASE("a bad sweep file names the file and the pointer before any run") {
   CHECK(range.starts_with(file + ": /grid/~1trigger~1v0/1: run 0001-s1 (/trigger/v0=-1): "));
 }
 
+TEST_CASE("a base scenario that is not a JSON object is bad input, not an internal error") {
+  // Found by tools/fuzz (sweep): with "seeds", setting /seed in an array threw a json type_error.
+  const fs::path dir = scratch("base-not-object");
+  const std::string base = (dir / "base.json").string();
+  std::ofstream(base) << "[1, 2]";
+  const std::string file = sweep_file(dir, R"({"base": "BASE", "seeds": [1]})", base);
+  CHECK(error_of(file) == file + ": /base: " + base + ": a scenario is a JSON object, got array");
+}
+
 TEST_CASE("a sweep runs every run once, writes sweep.csv, and a second start reuses them") {
   const fs::path dir = scratch("run");
   const SweepSpec spec = load_sweep(sweep_file(dir, R"({
