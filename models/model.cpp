@@ -98,6 +98,14 @@ void Model::reserve(Eigen::Index max_batch) {
   if (network_ != nullptr) network_->reserve(max_batch, Phase::kTrain);
 }
 
+void Model::reserve_evaluation(Eigen::Index max_batch) {
+  if (network_ != nullptr) network_->reserve(max_batch, Phase::kEval);
+}
+
+Eigen::Index Model::activation_floats_per_sample() const {
+  return network_ == nullptr ? 0 : network_->activation_floats_per_sample();
+}
+
 size_t Model::workspace_bytes() const {
   return network_ == nullptr ? 0 : network_->workspace_bytes();
 }

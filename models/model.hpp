@@ -62,9 +62,15 @@ class Model {
   /// Sizes the workspace for training batches of up to max_batch samples (only grows). Calls with
   /// larger batches, and evaluations, grow it themselves; after that nothing allocates.
   void reserve(Eigen::Index max_batch);
+  /// Sizes the workspace for evaluation batches of up to max_batch samples, as evaluate() does
+  /// before its first batch (only grows).
+  void reserve_evaluation(Eigen::Index max_batch);
   /// Bytes of activation buffers and layer scratch held: the per-agent memory besides parameters
   /// and optimizer state (fused steps also use one largest-layer gradient per thread).
   size_t workspace_bytes() const;
+  /// Floats of activations per sample of a forward pass (every layer's output); 0 for quadratic.
+  /// A lower bound on the workspace per sample, known without allocating it.
+  Eigen::Index activation_floats_per_sample() const;
 
   /// Mean loss over the batch at params; writes its gradient into grads (overwritten). rng is the
   /// agent's training stream: dropout masks, quadratic gradient noise. Quadratic ignores batch

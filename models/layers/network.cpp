@@ -124,6 +124,12 @@ size_t Network::workspace_bytes() const {
   return bytes;
 }
 
+Index Network::activation_floats_per_sample() const {
+  Index floats = 0;
+  for (const auto& layer : layers_) floats += layer->output_shape().size();
+  return floats;
+}
+
 Index Network::max_layer_parameters() const {
   Index most = 0;
   for (const auto& layer : layers_) most = std::max(most, layer->parameter_count());

@@ -51,6 +51,9 @@ class Network {
   double flops_per_sample(Phase phase) const;
   /// Bytes of activation buffers and layer scratch currently held.
   size_t workspace_bytes() const;
+  /// Floats of every layer's output for one sample: forward buffers hold this many per sample of
+  /// capacity, whatever the layers' scratch adds.
+  Index activation_floats_per_sample() const;
   Index max_layer_parameters() const;
 
  private:

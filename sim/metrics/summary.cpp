@@ -87,6 +87,8 @@ json make_summary(const RunFacts& facts, const CommRecorder& comm, const EvalPoi
                       {"updates_s", t.updates_s},
                       {"events_processed", facts.events_processed},
                       {"peak_rss_mb", number(peak_rss_mb())},
+                      {"memory_estimate_mb",
+                       static_cast<double>(facts.memory_estimate_bytes) / (1024.0 * 1024.0)},
                       {"huge_pages", malloc_huge_pages()}}},
             {"warnings", facts.warnings}};
   if (last) s["final"] = final_section(facts.quadratic, *last);

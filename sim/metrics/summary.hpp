@@ -44,6 +44,7 @@ struct RunFacts {
   SimTime simulated;
   uint64_t events_processed = 0;
   bool quadratic = false;
+  uint64_t memory_estimate_bytes = 0;  // sim/scenario/memory_estimate.hpp, made before building
   RunTimes times;
   std::vector<std::string> warnings;
   std::vector<std::vector<uint32_t>> class_counts;  // [agent][class] of the shards

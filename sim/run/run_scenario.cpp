@@ -11,6 +11,7 @@
 #include "sim/run/driver.hpp"
 #include "sim/scenario/algorithm_json.hpp"
 #include "sim/scenario/load_scenario.hpp"
+#include "sim/scenario/memory_estimate.hpp"
 #include "sim/scenario/world.hpp"
 
 namespace dlsim {
@@ -99,8 +100,10 @@ uint64_t final_fingerprint(const World& world) {
   return f.value();
 }
 
-RunFacts facts_of(const World& world, const RunOutcome& outcome, const RunTimes& times) {
+RunFacts facts_of(const World& world, const RunOutcome& outcome, const RunTimes& times,
+                  const MemoryEstimate& memory) {
   RunFacts f;
+  f.memory_estimate_bytes = memory.total_bytes();
   f.name = world.spec.name;
   f.algorithm = std::string(to_string(world.spec.algorithm.kind));
   f.agents = static_cast<uint32_t>(world.agents.size());
@@ -125,6 +128,7 @@ RunFacts facts_of(const World& world, const RunOutcome& outcome, const RunTimes&
 
 RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std::ostream& log) {
   const auto start = Clock::now();
+  const MemoryEstimate memory = estimate_memory_or_refuse(spec);  // before anything is written
   OutputFolder folder(options.out);
   RunTimes times;
   ThreadPool pool(options.threads);  // before the world: building it is parallel too
@@ -159,7 +163,7 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   times.updates_s = driver_times.updates_s;
   times.wall_s = since(start);
   RunReport report;
-  report.summary = make_summary(facts_of(*world, outcome, times), comm, points.last());
+  report.summary = make_summary(facts_of(*world, outcome, times, memory), comm, points.last());
   folder.write_text("summary.json", report.summary.dump(2) + "\n");
   folder.commit();
   report.out = options.out;

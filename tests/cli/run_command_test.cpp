@@ -243,3 +243,36 @@ TEST_CASE(
     CHECK(fingerprint_of(smoke("easgd"), one) == fingerprint_of(smoke("easgd"), two));
   }
 }
+
+TEST_CASE("a scenario too large for this machine's memory is refused before anything is written") {
+  const std::string out = scratch("too-large");
+  const std::vector<std::string> too_large{"--set", "/model/hidden=[10000000]"};
+  for (std::vector<std::string> args : {std::vector<std::string>{"validate", smoke("detsgrad")},
+                                        {"run", smoke("detsgrad"), "-o", out, "--quiet"}}) {
+    args.insert(args.end(), too_large.begin(), too_large.end());
+    const Result r = run_dlsim(args);
+    CHECK(r.code == 2);
+    CHECK_MESSAGE(r.err.find("/model/hidden: the run needs an estimated ") != std::string::npos,
+                  r.err);
+    CHECK(r.err.find('\n') == r.err.size() - 1);  // one line
+  }
+  CHECK_FALSE(fs::exists(out));
+  CHECK_FALSE(fs::exists(out + ".tmp"));
+}
+
+TEST_CASE("the memory estimate is within 25 % of the measured peak, beside it in summary.json") {
+#if defined(__SANITIZE_ADDRESS__)
+  dlsim::skip_test("AddressSanitizer's shadow memory and quarantine inflate the peak");
+  return;
+#endif
+  // A model large enough that the run's own memory, not the process's, dominates the peak.
+  const std::string out = scratch("estimate");
+  const Result r = run_dlsim({"run", smoke("dpsgd"), "-o", out, "--quiet", "--set",
+                              "/model/hidden=[3000]", "--set", "/run/iterations=20"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const json time = summary(out)["time"];
+  const double estimate = time["memory_estimate_mb"].get<double>();
+  const double peak = time["peak_rss_mb"].get<double>();
+  CHECK_MESSAGE(estimate > 0.75 * peak, estimate << " MiB estimated, " << peak << " measured");
+  CHECK_MESSAGE(estimate < 1.25 * peak, estimate << " MiB estimated, " << peak << " measured");
+}

@@ -1,0 +1,216 @@
+#include "sim/scenario/memory_estimate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/model.hpp"
+#include "models/workspace_probe.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/system_memory.hpp"
+
+namespace dlsim {
+namespace {
+
+// Calibration constants, measured with `tools/bench/memory_estimate.sh` (docs/memory.md): the
+// resident size of a run with one tiny agent (binary, libraries, thread stacks, allocator
+// arenas), and what one agent costs besides its vectors and workspace (its streams, model and
+// learner objects, the algorithm's per-agent records, its share of the event queue and network).
+constexpr uint64_t kProcessBytes = 9ull << 20;
+constexpr uint64_t kAgentBytes = 3ull << 10;
+
+struct Copies {
+  double per_agent = 0.0;  // parameter-sized vectors an agent's algorithm state holds
+  double shared = 0.0;     // held once for the run
+};
+
+// The parameter-sized vectors each algorithm holds besides the agent's x and g (sim/agents, the
+// PerAgent records). Snapshot pools hold the buffer in use plus the one neighbours still read
+// until the next copy arrives; async runs add the copies in flight.
+Copies algorithm_copies(const ScenarioSpec& s) {
+  const bool async = s.time.mode == TimeMode::kAsync;
+  switch (s.algorithm.kind) {
+    case AlgorithmKind::kCentralized:
+    case AlgorithmKind::kNone:
+      return {};
+    case AlgorithmKind::kDetsgrad:  // broadcast x^_i, the pending snapshot, the consensus cache
+      return {async ? 3.6 : 3.0, 0.0};
+    case AlgorithmKind::kDpsgd:  // this and last iteration's snapshot, the mixing workspace
+      return {3.0, 0.0};
+    case AlgorithmKind::kGossip:  // this and last iteration's snapshot
+      return {2.0, 0.0};
+    case AlgorithmKind::kElasticGossip:  // two snapshots and the pull workspace
+      return {3.0, 0.0};
+    case AlgorithmKind::kEasgd:  // pending and sent copies, the server's reply; the centre z
+      return {3.0, 1.0};
+    case AlgorithmKind::kAllReduce:
+    case AlgorithmKind::kLocalSgd:  // the reduced vector
+      return {0.0, 1.0};
+  }
+  return {};
+}
+
+double optimizer_vectors(const models::OptimizerSpec& o) {
+  return o.momentum == models::Momentum::kNone ? 0.0 : 1.0;
+}
+
+std::string model_pointer(const ScenarioSpec& s) {
+  if (std::holds_alternative<models::MlpSpec>(s.model.arch)) return "/model/hidden";
+  if (std::holds_alternative<models::CnnSpec>(s.model.arch)) return "/model/layers";
+  return "/model/dim";
+}
+
+uint64_t saturating_mul(double a, double b) {
+  const double v = a * b;
+  return v >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(v);
+}
+
+struct ModelFacts {
+  uint64_t parameters = 0;
+  uint64_t work_bytes = 0;        // workspace of one agent's model
+  uint64_t sample_floats = 0;     // features per sample
+  uint64_t activation_bytes = 0;  // per sample of a forward pass
+  uint64_t batch = 0;             // the largest batch a forward pass runs
+};
+
+// Probing runs one training step: past this many FLOPs (a few seconds) the model's parameters
+// dominate its memory anyway, and the activations' lower bound stands in for the workspace.
+constexpr double kMaxProbeFlops = 2e10;
+
+ModelFacts model_facts(const ScenarioSpec& s, uint64_t train_batch) {
+  ModelFacts f;
+  if (const auto* q = std::get_if<models::QuadraticSpec>(&s.model.arch)) {
+    f.parameters = q->dim;
+    return f;
+  }
+  const models::DatasetSize d = models::dataset_size(s.data->dataset);
+  const models::InputShape shape{d.channels, d.height, d.width, d.classes};
+  f.sample_floats = uint64_t{d.channels} * d.height * d.width;
+  RandomStream unused(s.seed, "target", 0);  // only quadratic models draw from it
+  models::Model model = models::Model::build(s.model, shape, unused);
+  f.parameters = static_cast<uint64_t>(model.parameter_count());
+  // Evaluations run batches of eval_batch over the evaluation subset: no larger than it.
+  const uint64_t eval_samples = std::min<uint64_t>(s.run.eval_samples, d.test);
+  const uint64_t eval_batch = std::min<uint64_t>(s.run.eval_batch, eval_samples);
+  f.batch = std::max<uint64_t>(train_batch, eval_batch);
+  f.activation_bytes = static_cast<uint64_t>(model.activation_floats_per_sample()) * sizeof(float);
+  const uint64_t activations =
+      saturating_mul(static_cast<double>(f.activation_bytes), static_cast<double>(f.batch));
+  const uint64_t vectors = saturating_mul(static_cast<double>(f.parameters), 2.0 * sizeof(float));
+  const uint64_t available = available_memory_bytes().value_or(UINT64_MAX);
+  const double flops =
+      model.flops_per_sample(models::Phase::kTrain) * static_cast<double>(train_batch);
+  if (activations > available / 4 || vectors > available / 4 || flops > kMaxProbeFlops) {
+    f.work_bytes = activations;
+    return f;
+  }
+  const std::optional<float> background =
+      d.has_background ? std::optional<float>(0.0f) : std::nullopt;
+  f.work_bytes = models::probe_workspace_bytes(
+      model, shape, background, static_cast<Eigen::Index>(train_batch),
+      static_cast<Eigen::Index>(eval_batch), static_cast<Eigen::Index>(eval_samples));
+  return f;
+}
+
+// The key to blame for the activations: the batch when the model's would fit at ordinary batch
+// sizes (kOrdinaryBatch samples per forward pass), the model otherwise.
+std::string work_pointer(const ScenarioSpec& s, const ModelFacts& m, uint64_t agents,
+                         uint64_t available) {
+  constexpr double kOrdinaryBatch = 500;  // the default evaluation batch
+  if (!s.data) return "/agents";          // quadratic: no activations
+  if (saturating_mul(static_cast<double>(m.activation_bytes) * kOrdinaryBatch,
+                     static_cast<double>(agents)) > available)
+    return model_pointer(s);
+  return m.batch > s.data->batch_size ? "/run/eval_batch" : "/data/batch_size";
+}
+
+MemoryPart data_part(const ScenarioSpec& s) {
+  MemoryPart p{"data", "/data/dataset", 0, "no dataset"};
+  if (!s.data) return p;
+  const models::DatasetSize d = models::dataset_size(s.data->dataset);
+  const double sample = static_cast<double>(d.channels) * d.height * d.width * sizeof(float) + 1;
+  // Read whole, then cut to the limits (a copy), then the evaluation subset and the shards'
+  // indices.
+  double samples = static_cast<double>(d.train_raw + d.test_raw);
+  if (d.train != d.train_raw || d.test != d.test_raw)
+    samples += static_cast<double>(d.train + d.test);
+  samples += std::min<double>(s.run.eval_samples, static_cast<double>(d.test));
+  p.bytes = saturating_mul(samples, sample) + d.train * sizeof(uint32_t);
+  p.detail = fmt::format("{} samples of {} B", samples, sample);
+  return p;
+}
+
+}  // namespace
+
+uint64_t MemoryEstimate::total_bytes() const {
+  uint64_t total = 0;
+  for (const MemoryPart& p : parts)
+    total = p.bytes > UINT64_MAX - total ? UINT64_MAX : total + p.bytes;
+  return total;
+}
+
+const MemoryPart& MemoryEstimate::largest() const {
+  return *std::max_element(
+      parts.begin(), parts.end(),
+      [](const MemoryPart& a, const MemoryPart& b) { return a.bytes < b.bytes; });
+}
+
+MemoryEstimate estimate_memory(const ScenarioSpec& s, uint64_t available_bytes) {
+  const bool centralized = s.algorithm.kind == AlgorithmKind::kCentralized;
+  const uint64_t model_agents = centralized ? 1 : s.agents;
+  const uint64_t batch = s.data ? uint64_t{s.data->batch_size} * (centralized ? s.agents : 1u) : 1;
+  const ModelFacts m = model_facts(s, batch);
+  const Copies copies = algorithm_copies(s);
+  const bool quadratic = std::holds_alternative<models::QuadraticSpec>(s.model.arch);
+
+  MemoryEstimate e;
+  e.parameters = m.parameters;
+  e.vectors_per_agent =
+      2.0 + optimizer_vectors(s.optimizer) + copies.per_agent + (quadratic ? 1.0 : 0.0);
+  const double vector_bytes = static_cast<double>(m.parameters) * sizeof(float);
+  const double vectors = e.vectors_per_agent * static_cast<double>(model_agents) + copies.shared;
+  e.parts.push_back({"process", "", kProcessBytes, "binary, libraries, thread stacks"});
+  e.parts.push_back(data_part(s));
+  e.parts.push_back({"params", model_agents > m.parameters ? "/agents" : model_pointer(s),
+                     saturating_mul(vectors, vector_bytes),
+                     fmt::format("{} agents x {:.3g} vectors x {} parameters x 4 B", model_agents,
+                                 e.vectors_per_agent, m.parameters)});
+  const uint64_t batch_bytes = batch * (m.sample_floats * sizeof(float) + 1);
+  e.parts.push_back({"work", work_pointer(s, m, model_agents, available_bytes),
+                     saturating_mul(static_cast<double>(model_agents),
+                                    static_cast<double>(m.work_bytes + batch_bytes)),
+                     fmt::format("{} agents x {} of activations and scratch", model_agents,
+                                 format_bytes(m.work_bytes + batch_bytes))});
+  e.parts.push_back({"agents", "/agents", s.agents * kAgentBytes,
+                     fmt::format("{} agents x {}", s.agents, format_bytes(kAgentBytes))});
+  return e;
+}
+
+void check_memory_fits(const ScenarioSpec& s, const MemoryEstimate& e, uint64_t available_bytes) {
+  const uint64_t total = e.total_bytes();
+  if (total <= available_bytes) return;
+  const MemoryPart& big = e.largest();
+  throw InputError(fmt::format(
+      "{}: {}: the run needs an estimated {} ({} for {}: {}) but {} of memory is available", s.file,
+      big.pointer, format_bytes(total), format_bytes(big.bytes), big.name, big.detail,
+      format_bytes(available_bytes)));
+}
+
+MemoryEstimate estimate_memory_or_refuse(const ScenarioSpec& spec) {
+  const uint64_t available = available_memory_bytes().value_or(UINT64_MAX);
+  MemoryEstimate e = estimate_memory(spec, available);
+  check_memory_fits(spec, e, available);
+  return e;
+}
+
+std::string format_bytes(uint64_t bytes) {
+  const double b = static_cast<double>(bytes);
+  if (b >= 1024.0 * 1024 * 1024 * 1024)
+    return fmt::format("{:.3g} TiB", b / (1024.0 * 1024 * 1024 * 1024));
+  if (b >= 1024.0 * 1024 * 1024) return fmt::format("{:.3g} GiB", b / (1024.0 * 1024 * 1024));
+  if (b >= 1024.0 * 1024) return fmt::format("{:.3g} MiB", b / (1024.0 * 1024));
+  return fmt::format("{:.3g} KiB", b / 1024.0);
+}
+
+}  // namespace dlsim

@@ -1,0 +1,61 @@
+// The memory a run will need, estimated from its scenario before anything large is allocated, so
+// that a scenario that cannot fit is refused with the key that made it large (exit 2) instead of
+// ending in std::bad_alloc or an OOM kill hours in. `dlsim validate` prints it and summary.json
+// puts it beside the measured peak (time.peak_rss_mb).
+//
+// What is counted (docs/memory.md has the derivation and the measured accuracy):
+//   process  the binary, libraries, thread stacks and allocator overhead: a constant;
+//   data     the dataset as read, its limited copy, the evaluation subset, each agent's shard;
+//   params   per agent, the parameter-sized vectors: x and g, the optimizer's state, the copies
+//            the algorithm holds (broadcast snapshots, mixing workspaces) and, for quadratic
+//            models, the target c_i; plus the algorithm's shared vectors (EASGD's centre);
+//   work     per agent, the model's activation buffers and scratch (a probe model, see
+//            models/workspace_probe.hpp) and its mini-batch buffer;
+//   agents   per agent, what does not scale with the model: streams, queues, bookkeeping.
+// Async runs hold in-flight messages on top; with unbounded send queues (issue 17) that part
+// grows with the offered load and is not in the estimate.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/scenario/scenario_spec.hpp"
+
+namespace dlsim {
+
+struct MemoryPart {
+  std::string name;     // "process", "data", "params", "work", "agents"
+  std::string pointer;  // the scenario key that scales this part, for error messages
+  uint64_t bytes = 0;
+  std::string detail;  // how it was counted, e.g. "10 agents x 5 vectors x 198760 x 4 B"
+};
+
+struct MemoryEstimate {
+  std::vector<MemoryPart> parts;
+  uint64_t parameters = 0;         // per agent
+  double vectors_per_agent = 0.0;  // parameter-sized vectors per agent (params part)
+
+  uint64_t total_bytes() const;
+  /// The part with the most bytes: the one a refusal names.
+  const MemoryPart& largest() const;
+};
+
+/// Estimates the memory of a run of `spec` (validated). Probes one model (its parameters and
+/// workspace, one training step) when that is small and quick on this machine; otherwise counts
+/// the activations' lower bound. `available_bytes` only chooses which key a refusal would name.
+MemoryEstimate estimate_memory(const ScenarioSpec& spec, uint64_t available_bytes);
+
+/// InputError naming spec.file and the largest part's key when the estimate exceeds
+/// `available_bytes`, with the estimate, its parts and the memory available.
+void check_memory_fits(const ScenarioSpec& spec, const MemoryEstimate& estimate,
+                       uint64_t available_bytes);
+
+/// The estimate against available_memory_bytes() (no bound when it cannot be read), refused as
+/// check_memory_fits does.
+MemoryEstimate estimate_memory_or_refuse(const ScenarioSpec& spec);
+
+/// "1.23 GiB", "456 MiB", "789 KiB": sizes in messages and validate's output.
+std::string format_bytes(uint64_t bytes);
+
+}  // namespace dlsim

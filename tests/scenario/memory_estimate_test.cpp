@@ -1,0 +1,100 @@
+#include "sim/scenario/memory_estimate.hpp"
+
+#include <doctest/doctest.h>
+
+#include "scenario_test_helpers.hpp"
+#include "sim/scenario/load_scenario.hpp"
+
+using namespace dlsim;
+using dlsim::testing::with;
+using nlohmann::json;
+
+namespace {
+
+constexpr uint64_t kGiB = uint64_t{1} << 30;
+
+json mlp_scenario() {
+  return json::parse(R"({
+    "name": "t", "agents": 8,
+    "data": {"dataset": "synthetic-clusters", "synthetic": {"classes": 4, "width": 16}},
+    "model": {"kind": "mlp", "hidden": [64]},
+    "algorithm": {"kind": "none"},
+    "run": {"iterations": 10}
+  })");
+}
+
+ScenarioSpec spec_of(const json& j) { return parse_scenario(j, "s.json"); }
+
+double vectors(const json& j) { return estimate_memory(spec_of(j), 16 * kGiB).vectors_per_agent; }
+
+std::string refusal(const json& j, uint64_t available) {
+  const ScenarioSpec s = spec_of(j);
+  return testing::input_error_of(
+      [&] { check_memory_fits(s, estimate_memory(s, available), available); });
+}
+
+}  // namespace
+
+TEST_CASE("a model too large for memory is refused naming its key, the estimate and the memory") {
+  // Ten million hidden units: 210 million parameters, and 40 MB of activations per sample.
+  const std::string e = refusal(with(mlp_scenario(), "/model/hidden", {10000000}), 16 * kGiB);
+  CHECK(e.starts_with("s.json: /model/hidden: the run needs an estimated "));
+  CHECK(e.find("for work: 8 agents x ") != std::string::npos);
+  CHECK(e.find("but 16 GiB of memory is available") != std::string::npos);
+  const ScenarioSpec s = spec_of(with(mlp_scenario(), "/model/hidden", {10000000}));
+  CHECK(estimate_memory(s, 16 * kGiB).parameters == 210000004);
+  // The same model fits when the machine is large enough: the check compares, it does not guess.
+  CHECK(refusal(with(mlp_scenario(), "/model/hidden", {10000000}), 1024 * 1024 * kGiB).empty());
+}
+
+TEST_CASE("too many agents are refused naming /agents") {
+  json j = json::parse(R"({"name": "q", "agents": 1000000, "model": {"kind": "quadratic",
+      "dim": 1000}, "algorithm": {"kind": "detsgrad"}, "trigger": {"kind": "threshold", "v0": 1},
+      "run": {"iterations": 1}})");
+  CHECK(refusal(j, 16 * kGiB).starts_with("s.json: /agents: the run needs an estimated "));
+}
+
+TEST_CASE("a huge evaluation batch is named when activations dominate") {
+  json j = with(mlp_scenario(), "/model/hidden", {100000});
+  j = with(j, "/run/eval_batch", 100000);
+  j = with(j, "/run/eval_samples", 100000);
+  j = with(j, "/data/synthetic/test", 100000);
+  // 100,000 samples x 100,000 activations x 4 B = 37 GiB per agent, found without allocating it.
+  CHECK(refusal(j, 16 * kGiB).starts_with("s.json: /run/eval_batch: "));
+}
+
+TEST_CASE("the estimate counts the vectors each algorithm and optimizer holds") {
+  const json base = mlp_scenario();
+  CHECK(vectors(base) == 2.0);  // x and g
+  CHECK(vectors(with(base, "/optimizer", {{"kind", "momentum"}})) == 3.0);
+  json detsgrad = with(base, "/algorithm", {{"kind", "detsgrad"}});
+  detsgrad = with(detsgrad, "/trigger", {{"kind", "threshold"}, {"v0", 1}});
+  CHECK(vectors(detsgrad) == 5.0);  // + broadcast, pending snapshot, consensus cache
+  CHECK(vectors(with(detsgrad, "/time/mode", "async")) > 5.0);  // + copies in flight
+}
+
+TEST_CASE("the estimate grows with the agents, the model and the data as they do") {
+  const ScenarioSpec small = spec_of(mlp_scenario());
+  const ScenarioSpec twice = spec_of(with(mlp_scenario(), "/agents", 16));
+  const MemoryEstimate a = estimate_memory(small, 16 * kGiB);
+  const MemoryEstimate b = estimate_memory(twice, 16 * kGiB);
+  auto part = [](const MemoryEstimate& e, const std::string& name) {
+    for (const MemoryPart& p : e.parts)
+      if (p.name == name) return p.bytes;
+    FAIL("no part " << name);
+    return uint64_t{0};
+  };
+  CHECK(part(b, "params") == 2 * part(a, "params"));
+  CHECK(part(b, "work") == 2 * part(a, "work"));
+  CHECK(part(b, "data") == part(a, "data"));  // shared by every agent
+  CHECK(a.parameters == 16 * 64 + 64 + 64 * 4 + 4);
+  // Data: 6000 + 1000 samples of 16 floats and a label, the 1000-sample evaluation subset, and
+  // the shards' 6000 indices.
+  CHECK(part(a, "data") == (7000 + 1000) * (16 * 4 + 1) + 6000 * 4);
+}
+
+TEST_CASE("sizes read as people write them") {
+  CHECK(format_bytes(512 * 1024) == "512 KiB");
+  CHECK(format_bytes(3 * 1024 * 1024 + 512 * 1024) == "3.5 MiB");
+  CHECK(format_bytes(16 * kGiB) == "16 GiB");
+}
