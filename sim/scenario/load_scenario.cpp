@@ -17,6 +17,14 @@ using nlohmann::json;
 
 namespace {
 
+// e.what() is "[json.exception.parse_error.101] parse error at line 3, column 5: ...": the part
+// after the bracketed id.
+std::string json_message(const json::exception& e) {
+  const std::string what = e.what();
+  const size_t at = what.find("] ");
+  return at == std::string::npos ? what : what.substr(at + 2);
+}
+
 // Both JSON flavours: sorted keys (scenarios) and file order (sweeps, whose grids nest in order).
 template <class Json>
 Json parse_json_file(const std::string& path) {
@@ -25,11 +33,11 @@ Json parse_json_file(const std::string& path) {
   try {
     return Json::parse(in, json_depth_limit<Json>(path));
   } catch (const typename Json::parse_error& e) {
-    // e.what() is "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
-    std::string what = e.what();
-    const size_t at = what.find("] ");
-    throw InputError(fmt::format("{}: byte {}: {}", path, e.byte,
-                                 at == std::string::npos ? what : what.substr(at + 2)));
+    throw InputError(fmt::format("{}: byte {}: {}", path, e.byte, json_message(e)));
+  } catch (const typename Json::out_of_range& e) {
+    // A number beyond a double ("1e999") is valid JSON that nlohmann cannot hold; it quotes the
+    // number but gives no offset.
+    throw InputError(fmt::format("{}: {}", path, json_message(e)));
   }
 }
 
@@ -52,6 +60,8 @@ void apply_override(json& scenario, const std::string& assignment) {
     value = json::parse(text, json_depth_limit<json>("--set " + pointer));
   } catch (const json::parse_error&) {
     value = text;  // not JSON: a plain string such as 10Mbps
+  } catch (const json::out_of_range& e) {  // JSON, but a number beyond a double ("1e999")
+    throw InputError(fmt::format("--set {}: {}", pointer, json_message(e)));
   }
   try {
     const json::json_pointer ptr(pointer);

@@ -65,8 +65,9 @@ json read_json_file(const std::string& path) {
     throw InputError(fmt::format("{}: cannot open the file: {}", path, std::strerror(errno)));
   try {
     return json::parse(in, json_depth_limit<json>(path));
-  } catch (const json::parse_error& e) {
-    // what() is "[json.exception.parse_error.101] parse error at line 2, column 5: ...".
+  } catch (const json::exception& e) {
+    // A syntax error, or a number beyond a double ("1e999": out_of_range, valid JSON that
+    // nlohmann cannot hold). what() is "[json.exception.parse_error.101] parse error at ...".
     std::string message = e.what();
     if (const size_t end = message.find("] "); end != std::string::npos) message.erase(0, end + 2);
     throw InputError(fmt::format("{}: not valid JSON: {}", path, message));

@@ -3,6 +3,7 @@
 #include <variant>
 
 #include "sim/scenario/load_scenario.hpp"
+#include "sim/scenario/topology_json.hpp"
 #include "scenario_test_helpers.hpp"
 
 using namespace dlsim;
@@ -124,6 +125,24 @@ TEST_CASE("a file that is not JSON names the byte offset") {
   CHECK_THROWS_WITH_AS(read_json_file(path), doctest::Contains("not_json.json: byte 14: "),
                        InputError);
   CHECK_THROWS_WITH_AS(read_json_file(path + ".missing"), doctest::Contains("cannot read"),
+                       InputError);
+}
+
+TEST_CASE("a number beyond a double's range is bad input naming the file, not an internal error") {
+  // Found by tools/fuzz (scenario, sweep): nlohmann throws out_of_range, not parse_error, for it.
+  const std::string path =
+      testing::write_test_file("number-overflow", "big.json", R"({"agents": 4, "seed": 1e999})");
+  CHECK_THROWS_WITH_AS(load_scenario(path, {}), (path + ": number overflow parsing '1e999'").c_str(),
+                       InputError);
+  CHECK_THROWS_WITH_AS(read_ordered_json_file(path),
+                       (path + ": number overflow parsing '1e999'").c_str(), InputError);
+  json j = minimal();
+  CHECK_THROWS_WITH_AS(apply_override(j, "/agents=-2e400"),
+                       "--set /agents: number overflow parsing '-2e400'", InputError);
+  const std::string topology = testing::write_test_file("number-overflow", "big-topology.json",
+                                                        R"({"kind": "ring", "n": 1e400})");
+  CHECK_THROWS_WITH_AS(load_topology_file(topology),
+                       (topology + ": not valid JSON: number overflow parsing '1e400'").c_str(),
                        InputError);
 }
 
