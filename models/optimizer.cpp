@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "sim/core/error.hpp"
+#include "sim/core/state_io.hpp"
 
 namespace dlsim::models {
 namespace {
@@ -102,6 +104,14 @@ void Optimizer::step_slice(float* x, const float* g, Eigen::Index offset, Eigen:
       break;
     }
   }
+}
+
+void Optimizer::save(StateWriter& out) const {
+  out.put_span(std::span<const float>(velocity_.data(), static_cast<size_t>(velocity_.size())));
+}
+
+void Optimizer::load(StateReader& in) {
+  in.get_span(std::span<float>(velocity_.data(), static_cast<size_t>(velocity_.size())));
 }
 
 }  // namespace dlsim::models

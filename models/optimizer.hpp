@@ -7,6 +7,11 @@
 #include <cstdint>
 #include <vector>
 
+namespace dlsim {
+class StateReader;
+class StateWriter;
+}  // namespace dlsim
+
 namespace dlsim::models {
 
 enum class Momentum { kNone, kClassic, kNesterov };
@@ -57,6 +62,9 @@ class Optimizer {
   /// -lr times the gradient straight into the parameters.
   bool is_plain_sgd() const;
   /// The momentum buffer v (empty without momentum). Algorithms may read or reset it.
+  /// The velocity, for checkpoints.
+  void save(StateWriter& out) const;
+  void load(StateReader& in);
   Eigen::VectorXf& state() { return velocity_; }
   const Eigen::VectorXf& state() const { return velocity_; }
 

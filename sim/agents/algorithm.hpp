@@ -25,6 +25,9 @@
 
 namespace dlsim {
 
+class SnapshotLoader;
+class SnapshotSaver;
+
 class Algorithm {
  public:
   virtual ~Algorithm() = default;
@@ -45,6 +48,13 @@ class Algorithm {
   virtual bool collective() const { return false; }
   virtual void before_updates(std::span<Agent>) {}
   virtual void after_updates(std::span<Agent>) {}
+
+  /// The algorithm's state between two events (held copies, snapshots not yet sent, messages
+  /// kept for the next update, counters), for checkpoints; load() is called on an algorithm
+  /// started on the same scenario and continues exactly where save() was. Snapshots go through
+  /// the saver so that a buffer shared by several holders is shared again when loaded.
+  virtual void save(SnapshotSaver& out) const = 0;
+  virtual void load(SnapshotLoader& in) = 0;
 };
 
 /// a / (eps*k + 1)^d: the decaying step-size and threshold form (docs/algorithms.md,

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "sim/agents/checkpoint_io.hpp"
 #include "sim/core/error.hpp"
 
 namespace dlsim {
@@ -205,4 +206,51 @@ void Detsgrad::update_end(Agent& a) {
   s.next_drift = s.pass.drift.value();
 }
 
+
+// The steps memo and the update pass are recomputed; the snapshot pool starts empty (its buffers
+// are only reused storage); the cache is saved when valid (recomputing it gives the same floats,
+// but whether it is valid steers which pass runs, and so the time it takes).
+void Detsgrad::save(SnapshotSaver& out) const {
+  StateWriter& w = out.out();
+  w.put<uint64_t>(state_.size());
+  for (const PerAgent& s : state_) {
+    out.put(s.broadcast);
+    w.put<uint64_t>(s.held.size());
+    for (const Snapshot& h : s.held) out.put(h);
+    out.put(s.pending);
+    w.put(s.dirty_rate);
+    w.put(s.cache_valid);
+    w.put(s.held_count);
+    w.put(s.dirty);
+    w.put(s.fused);
+    w.put(s.drift_ready);
+    w.put(s.drift);
+    w.put(s.next_drift);
+    if (s.cache_valid) save_params(s.cache, w);
+  }
+}
+
+void Detsgrad::load(SnapshotLoader& in) {
+  StateReader& r = in.in();
+  if (r.get<uint64_t>() != state_.size()) r.fail("another number of agents");
+  for (PerAgent& s : state_) {
+    s.broadcast = in.get_snapshot();
+    if (r.get<uint64_t>() != s.held.size()) r.fail("another graph");
+    for (Snapshot& h : s.held) h = in.get_snapshot();
+    s.pending = in.get_snapshot();
+    s.dirty_rate = r.get<double>();
+    s.cache_valid = r.get<bool>();
+    s.held_count = r.get<int>();
+    s.dirty = r.get<bool>();
+    s.fused = r.get<bool>();
+    s.drift_ready = r.get<bool>();
+    s.drift = r.get<double>();
+    s.next_drift = r.get<double>();
+    s.steps = Steps{};
+    if (s.cache_valid) {
+      s.cache.resize(static_cast<Eigen::Index>(s.size));
+      load_params(s.cache, r);
+    }
+  }
+}
 }  // namespace dlsim

@@ -43,6 +43,8 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
   void communicate(Agent& a, Outbox& out) override;
   void receive(Agent& a, const Message& m, Outbox& out) override;
   void update(Agent& a) override;
+  void save(SnapshotSaver& out) const override;
+  void load(SnapshotLoader& in) override;
 
   /// The drift ||x_i - x^_i|| computed by the last prepare() (the trigger's statistic).
   double last_drift(AgentId i) const { return state_[i.value].drift; }

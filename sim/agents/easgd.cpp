@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "sim/agents/checkpoint_io.hpp"
 #include "sim/core/error.hpp"
 
 namespace dlsim {
@@ -86,4 +87,38 @@ void Easgd::update(Agent& a) {
   s.deltas.clear();
 }
 
+
+void Easgd::save(SnapshotSaver& out) const {
+  StateWriter& w = out.out();
+  save_params(z_, w);
+  w.put<uint64_t>(state_.size());
+  for (const PerAgent& s : state_) {
+    out.put(s.pending);
+    out.put(s.sent);
+    w.put<uint64_t>(s.deltas.size());
+    for (const Snapshot& d : s.deltas) out.put(d);
+  }
+  w.put<uint64_t>(round_.size());
+  for (const Pending& p : round_) {
+    w.put(p.from);
+    out.put(p.delta);
+  }
+}
+
+void Easgd::load(SnapshotLoader& in) {
+  StateReader& r = in.in();
+  load_params(z_, r);
+  if (r.get<uint64_t>() != state_.size()) r.fail("another number of agents");
+  for (PerAgent& s : state_) {
+    s.pending = in.get_snapshot();
+    s.sent = in.get_snapshot();
+    s.deltas.clear();
+    for (auto n = r.get<uint64_t>(); n > 0; --n) s.deltas.push_back(in.get_snapshot());
+  }
+  round_.clear();
+  for (auto n = r.get<uint64_t>(); n > 0; --n) {
+    const auto from = r.get<AgentId>();
+    round_.push_back({from, in.get_snapshot()});
+  }
+}
 }  // namespace dlsim

@@ -39,6 +39,8 @@ class Easgd final : public Algorithm {
   void receive(Agent& a, const Message& m, Outbox& out) override;
   void receive_service(const Message& m, Outbox& out) override;
   void update(Agent& a) override;
+  void save(SnapshotSaver& out) const override;
+  void load(SnapshotLoader& in) override;
   void before_updates(std::span<Agent> agents) override;
 
   /// The centre variable z.

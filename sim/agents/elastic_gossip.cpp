@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/agents/checkpoint_io.hpp"
 #include "sim/agents/peer_choice.hpp"
 
 namespace dlsim {
@@ -67,4 +68,29 @@ void ElasticGossip::update(Agent& a) {
   s.current = nullptr;
 }
 
+
+// `pull` is a workspace within update(); the pool starts empty.
+void ElasticGossip::save(SnapshotSaver& out) const {
+  StateWriter& w = out.out();
+  w.put<uint64_t>(state_.size());
+  for (const PerAgent& s : state_) {
+    w.put(s.fire);
+    w.put(s.peer);
+    out.put(s.current);
+    w.put<uint64_t>(s.partners.size());
+    for (const Message& m : s.partners) out.put(m);
+  }
+}
+
+void ElasticGossip::load(SnapshotLoader& in) {
+  StateReader& r = in.in();
+  if (r.get<uint64_t>() != state_.size()) r.fail("another number of agents");
+  for (PerAgent& s : state_) {
+    s.fire = r.get<bool>();
+    s.peer = r.get<AgentId>();
+    s.current = in.get_snapshot();
+    s.partners.clear();
+    for (auto n = r.get<uint64_t>(); n > 0; --n) s.partners.push_back(in.get_message());
+  }
+}
 }  // namespace dlsim

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/agents/checkpoint_io.hpp"
 #include "sim/agents/peer_choice.hpp"
 
 namespace dlsim {
@@ -67,4 +68,30 @@ void GossipSgd::update(Agent& a) {
   a.learner->apply_step(a.x, a.g, a.iteration);
 }
 
+
+void GossipSgd::save(SnapshotSaver& out) const {
+  StateWriter& w = out.out();
+  w.put<uint64_t>(state_.size());
+  for (const PerAgent& s : state_) {
+    w.put(s.fire);
+    w.put(s.peer);
+    out.put(s.current);
+    w.put<uint64_t>(s.inbox.size());
+    for (const Message& m : s.inbox) out.put(m);
+    w.put(s.weight);
+  }
+}
+
+void GossipSgd::load(SnapshotLoader& in) {
+  StateReader& r = in.in();
+  if (r.get<uint64_t>() != state_.size()) r.fail("another number of agents");
+  for (PerAgent& s : state_) {
+    s.fire = r.get<bool>();
+    s.peer = r.get<AgentId>();
+    s.current = in.get_snapshot();
+    s.inbox.clear();
+    for (auto n = r.get<uint64_t>(); n > 0; --n) s.inbox.push_back(in.get_message());
+    s.weight = r.get<double>();
+  }
+}
 }  // namespace dlsim

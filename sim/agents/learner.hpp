@@ -10,6 +10,9 @@
 
 namespace dlsim {
 
+class StateReader;
+class StateWriter;
+
 /// All of an agent's weights and biases in one contiguous buffer.
 using ParamVector = Eigen::VectorXf;
 /// An immutable copy of a parameter vector, shared by every receiver of one broadcast.
@@ -28,6 +31,10 @@ class Learner {
   /// same draws); returns that batch's mean loss. The default computes g into `scratch` (x's
   /// size) and subtracts; a learner may instead fuse the update into the gradient computation,
   /// leaving scratch untouched (then the float rounding of the update differs).
+  /// What changes as the learner trains (optimizer state, position in the data, streams), for
+  /// checkpoints: load() continues exactly where save() was.
+  virtual void save(StateWriter& out) const = 0;
+  virtual void load(StateReader& in) = 0;
   virtual float gradient_step(ParamVector& x, float step, ParamVector& scratch) {
     const float loss = gradient(x, scratch);
     x -= step * scratch;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/core/error.hpp"
+#include "sim/core/state_io.hpp"
 
 namespace dlsim {
 
@@ -49,6 +50,25 @@ float ModelLearner::gradient_step(ParamVector& x, float step, ParamVector&) {
 
 void ModelLearner::apply_step(ParamVector& x, const ParamVector& g, int64_t k) {
   optimizer_.step(x, g, k);
+}
+
+void ModelLearner::save(StateWriter& out) const {
+  optimizer_.save(out);
+  out.put_vector(shard_);  // its order is the epoch's shuffle
+  out.put<uint64_t>(cursor_);
+  shuffle_rng_.save(out);
+  train_rng_.save(out);
+}
+
+void ModelLearner::load(StateReader& in) {
+  optimizer_.load(in);
+  std::vector<uint32_t> shard = in.get_vector<uint32_t>();
+  if (shard.size() != shard_.size()) in.fail("another shard");
+  shard_ = std::move(shard);
+  cursor_ = static_cast<size_t>(in.get<uint64_t>());
+  if (cursor_ > shard_.size()) in.fail("a batch cursor past the shard");
+  shuffle_rng_.load(in);
+  train_rng_.load(in);
 }
 
 }  // namespace dlsim

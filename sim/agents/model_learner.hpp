@@ -30,6 +30,8 @@ class ModelLearner final : public Learner {
   void apply_step(ParamVector& x, const ParamVector& g, int64_t k) override;
   /// Fused (models::Model::sgd_step): the gradient is never stored; scratch is untouched.
   float gradient_step(ParamVector& x, float step, ParamVector& scratch) override;
+  void save(StateWriter& out) const override;
+  void load(StateReader& in) override;
 
   models::Model& model() { return model_; }
   const models::Optimizer& optimizer() const { return optimizer_; }

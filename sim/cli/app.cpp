@@ -3,7 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 
-#include "sim/cli/build_info.hpp"
+#include "sim/core/build_info.hpp"
 #include "sim/cli/run_command.hpp"
 #include "sim/cli/sweep_command.hpp"
 #include "sim/cli/topology_command.hpp"

@@ -62,10 +62,29 @@ void print_result(const nlohmann::json& s, std::ostream& out) {
 
 }  // namespace
 
+// --resume OUT.tmp: the interrupted run's own resolved scenario and output folder.
+fs::path resumed_run(const RunCommandOptions& o) {
+  const fs::path staged = fs::path(o.resume).lexically_normal();
+  const std::string name = staged.has_filename() ? staged.string() : staged.parent_path().string();
+  if (!name.ends_with(".tmp") || !fs::exists(fs::path(name) / kCheckpointName))
+    throw InputError(fmt::format("--resume: {}: not the folder of an interrupted run (OUT.tmp, "
+                                 "holding {})",
+                                 o.resume, kCheckpointName));
+  if (!o.scenario.empty() || !o.overrides.empty() || !o.out.empty())
+    throw InputError("--resume: the scenario and the output folder come from the checkpoint's "
+                     "folder: give no scenario, -o or --set with it");
+  return name.substr(0, name.size() - 4);
+}
+
 void run_run(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
-  const ScenarioSpec spec = load_scenario(scenario_path(o), o.overrides);
+  const std::optional<fs::path> resume =
+      o.resume.empty() ? std::nullopt : std::optional<fs::path>(resumed_run(o));
+  const ScenarioSpec spec =
+      resume ? load_scenario((fs::path(resume->string() + ".tmp") / "scenario.json").string(), {})
+             : load_scenario(scenario_path(o), o.overrides);
   RunOptions options;
-  options.out = o.out.empty() ? fs::path("runs") / spec.name : fs::path(o.out);
+  options.out = resume ? *resume : o.out.empty() ? fs::path("runs") / spec.name : fs::path(o.out);
+  if (!o.checkpoint_every.empty()) options.checkpoints = parse_checkpoint_every(o.checkpoint_every);
   options.threads = o.threads > 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
   options.data_paths = data_paths(o);
   options.progress = o.quiet ? ProgressMode::kQuiet
@@ -99,6 +118,11 @@ void add_run_commands(CLI::App& app, std::ostream& out, std::ostream& err) {
   run->add_option("--threads", options->threads, "Threads for the agents' work (default: all cores)");
   run->add_flag("--quiet", options->quiet, "No progress output");
   run->add_option("--data-dir", options->data_dir, "Data folder (default: $DLSIM_DATA, else data/)");
+  run->add_option("--checkpoint-every", options->checkpoint_every,
+                  "Write a checkpoint into OUT.tmp every N iterations or every DURATION of wall "
+                  "time (90s, 10min, 2h); a run whose OUT.tmp holds one continues from it");
+  run->add_option("--resume", options->resume,
+                  "Continue the interrupted run in OUT.tmp (its scenario and output folder)");
   run->callback([options, &out, &err] { run_run(*options, out, err); });
 
   CLI::App* validate = app.add_subcommand("validate", "Check a scenario without running it");

@@ -1,5 +1,6 @@
 // `dlsim run [SCENARIO.json] [-o OUT] [--set /pointer=VALUE ...] [--threads N] [--quiet]
-//  [--data-dir DIR]` and `dlsim validate SCENARIO.json [--set ...]`.
+//  [--data-dir DIR] [--checkpoint-every N|DURATION] [--resume OUT.tmp]` and
+// `dlsim validate SCENARIO.json [--set ...]`.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -18,6 +19,8 @@ struct RunCommandOptions {
   unsigned threads = 0;               // 0: all cores
   bool quiet = false;
   std::optional<std::string> data_dir;
+  std::string checkpoint_every;  // empty: no checkpoints
+  std::string resume;            // OUT.tmp of an interrupted run; empty: none
 };
 
 /// Thrown by run_run once a diverged run's folder is written and its results and the line naming

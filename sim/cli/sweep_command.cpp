@@ -24,6 +24,7 @@ struct SweepCommandOptions {
   bool quiet = false;
   bool list = false;  // print the runs and stop
   std::optional<std::string> data_dir;
+  std::string checkpoint_every;  // empty: none
 };
 
 // `--list`: the expansion, validated, one line per run; nothing is written.
@@ -71,6 +72,8 @@ void run_sweep_command(const SweepCommandOptions& o, std::ostream& out, std::ost
   options.jobs = o.jobs > 0 ? o.jobs : (ranks->size() > 1 ? 1 : usable_cores());
   options.data_paths = models::resolve_data_paths(
       o.data_dir ? std::optional<fs::path>(*o.data_dir) : std::nullopt);
+  if (!o.checkpoint_every.empty())
+    options.checkpoints = parse_checkpoint_every(o.checkpoint_every);
   const bool leader = ranks->rank() == 0;
   options.progress = o.quiet || !leader ? SweepProgressMode::kQuiet
                      : isatty(STDERR_FILENO) ? SweepProgressMode::kLine
@@ -106,6 +109,9 @@ void add_sweep_command(CLI::App& app, std::ostream& out, std::ostream& err) {
                     "Runs at once, one thread each (default: all cores; 1 per MPI rank)");
   sweep->add_flag("--quiet", options->quiet, "No progress output");
   sweep->add_flag("--list", options->list, "Validate the sweep, print its runs, run nothing");
+  sweep->add_option("--checkpoint-every", options->checkpoint_every,
+                    "Each run writes a checkpoint every N iterations or DURATION of wall time; "
+                    "an interrupted sweep started again resumes its runs from them");
   sweep->add_option("--data-dir", options->data_dir, "Data folder (default: $DLSIM_DATA, else data/)");
   sweep->callback([options, &out, &err] { run_sweep_command(*options, out, err); });
 }

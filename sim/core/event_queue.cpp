@@ -102,4 +102,13 @@ void EventQueue::clear() {
   occupied_ = 0;
 }
 
+std::vector<Event> EventQueue::pending() const {
+  std::vector<Event> out(buckets_[0].begin() + static_cast<std::ptrdiff_t>(head_),
+                         buckets_[0].end());
+  for (size_t b = 1; b < kBuckets; ++b)
+    out.insert(out.end(), buckets_[b].begin(), buckets_[b].end());
+  std::sort(out.begin(), out.end(), runs_before);
+  return out;
+}
+
 }  // namespace dlsim

@@ -48,6 +48,8 @@ class EventQueue {
   /// Kept for callers that size the queue up front: the buckets size themselves, so a no-op.
   void reserve(size_t) {}
   void clear();
+  /// Every pending event, in (time, key) order: what a checkpoint saves.
+  std::vector<Event> pending() const;
 
  private:
   static constexpr size_t kBuckets = 65;

@@ -28,6 +28,12 @@ class Fingerprint {
     add(bytes.size());
   }
   uint64_t value() const { return state_; }
+  /// The fingerprint whose value() is `state` (a checkpoint's): adding to it continues the hash.
+  static Fingerprint resume_from(uint64_t state) {
+    Fingerprint f;
+    f.state_ = state;
+    return f;
+  }
 
  private:
   uint64_t state_ = 0x6a09e667f3bcc909ull;

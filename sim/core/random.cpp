@@ -1,5 +1,6 @@
 #include "sim/core/random.hpp"
 
+#include "sim/core/state_io.hpp"
 #include "sim/core/uint128.hpp"
 
 #include <cmath>
@@ -90,6 +91,18 @@ double RandomStream::gamma(double shape) {
     const double u = 1.0 - uniform();
     if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v)) return d * v;
   }
+}
+
+void RandomStream::save(StateWriter& out) const {
+  for (uint64_t w : s_) out.put(w);
+  out.put(spare_normal_);
+  out.put(has_spare_);
+}
+
+void RandomStream::load(StateReader& in) {
+  for (uint64_t& w : s_) w = in.get<uint64_t>();
+  spare_normal_ = in.get<double>();
+  has_spare_ = in.get<bool>();
 }
 
 }  // namespace dlsim

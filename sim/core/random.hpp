@@ -11,6 +11,9 @@
 
 namespace dlsim {
 
+class StateReader;
+class StateWriter;
+
 /// SplitMix64 finaliser: a bijective 64-bit mix, used for hashing and seeding.
 constexpr uint64_t mix64(uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
@@ -48,6 +51,10 @@ class RandomStream {
   uint64_t below(uint64_t n);
   /// Gamma(shape, 1) by Marsaglia-Tsang; for Dirichlet draws. Precondition: shape > 0.
   double gamma(double shape);
+
+  /// The stream's position, for checkpoints: load() continues exactly where save() was.
+  void save(StateWriter& out) const;
+  void load(StateReader& in);
 
   /// Fisher-Yates shuffle in place.
   template <class T>

@@ -10,6 +10,7 @@
 #include "sim/core/event_queue.hpp"
 #include "sim/core/fingerprint.hpp"
 #include "sim/core/random.hpp"
+#include "sim/core/state_io.hpp"
 
 namespace dlsim {
 
@@ -37,6 +38,27 @@ class Simulator {
   /// Schedules an event `delay` after now. Precondition: delay >= 0.
   void schedule_in(SimTime delay, EventKind kind, AgentId agent, uint32_t payload = 0) {
     schedule_at(now_ + delay, kind, agent, payload);
+  }
+
+  /// The clock, the sequence counter, the fingerprint and every pending event, for checkpoints.
+  /// load() replaces them; the seed is the scenario's, checked by the caller.
+  void save(StateWriter& out) const {
+    out.put(now_);
+    out.put(next_seq_);
+    out.put(events_processed_);
+    out.put(fingerprint_.value());
+    out.put_vector(queue_.pending());
+  }
+  void load(StateReader& in) {
+    now_ = in.get<SimTime>();
+    next_seq_ = in.get<uint64_t>();
+    events_processed_ = in.get<uint64_t>();
+    fingerprint_ = Fingerprint::resume_from(in.get<uint64_t>());
+    queue_.clear();
+    for (const Event& e : in.get_vector<Event>()) {
+      if (e.time < now_ || e.seq() >= next_seq_) in.fail("an event outside the saved clock");
+      queue_.push(e);
+    }
   }
 
   /// Asks run() to return after the event being handled.

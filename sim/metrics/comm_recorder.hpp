@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/core/state_io.hpp"
 #include "sim/core/signals.hpp"
 #include "sim/network/link.hpp"
 
@@ -47,6 +48,18 @@ class CommRecorder final : public SignalListener {
   NodeTraffic total() const;
   /// Events of all nodes so far, in O(1) (the progress line reads it every iteration).
   uint64_t events() const { return events_; }
+
+  /// The counts so far, for checkpoints.
+  void save(StateWriter& out) const {
+    out.put_vector(nodes_);
+    out.put(events_);
+  }
+  void load(StateReader& in) {
+    std::vector<NodeTraffic> nodes = in.get_vector<NodeTraffic>();
+    if (nodes.size() != nodes_.size()) in.fail("another number of network nodes");
+    nodes_ = std::move(nodes);
+    events_ = in.get<uint64_t>();
+  }
 
  private:
   std::vector<NodeTraffic> nodes_;

@@ -5,6 +5,9 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+
+#include <unistd.h>
 
 #include "sim/core/error.hpp"
 
@@ -23,6 +26,29 @@ MetricsCsv::MetricsCsv(const std::string& path)
   fmt::print(file_,
              "iteration,time_s,agent,test_loss,test_accuracy,distance_to_optimum,events,"
              "messages_sent,bytes_sent,consensus_distance\n");
+}
+
+MetricsCsv::MetricsCsv(const std::string& path, uint64_t size) : path_(path) {
+  std::error_code ec;
+  const uint64_t found = std::filesystem::file_size(path, ec);
+  if (ec || found < size)
+    throw InputError(fmt::format("{}: holds {} bytes, but the checkpoint was written after {}",
+                                 path, ec ? 0 : found, size));
+  std::filesystem::resize_file(path, size, ec);
+  file_ = ec ? nullptr : std::fopen(path.c_str(), "a");
+  if (!file_)
+    throw EnvironmentError(fmt::format("{}: cannot continue the file: {}", path,
+                                       ec ? ec.message() : std::strerror(errno)));
+}
+
+uint64_t MetricsCsv::durable_size() {
+  // In append mode the position is the end only after a write: seek there first.
+  const bool ok = std::fflush(file_) == 0 && ::fsync(fileno(file_)) == 0 &&
+                  std::fseek(file_, 0, SEEK_END) == 0;
+  const long size = std::ftell(file_);
+  if (!ok || size < 0)
+    throw EnvironmentError(fmt::format("{}: cannot write: {}", path_, std::strerror(errno)));
+  return static_cast<uint64_t>(size);
 }
 
 MetricsCsv::~MetricsCsv() {

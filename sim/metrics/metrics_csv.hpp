@@ -15,13 +15,19 @@ namespace dlsim {
 
 class MetricsCsv {
  public:
-  /// Creates (truncates) path and writes the header. InputError if it cannot be opened.
+  /// Creates (truncates) path and writes the header. EnvironmentError if it cannot be opened.
   explicit MetricsCsv(const std::string& path);
+  /// Continues a file that durable_size() once returned `size` for (a resumed run): cuts what
+  /// was written after that point, and appends. InputError if the file is shorter.
+  MetricsCsv(const std::string& path, uint64_t size);
   ~MetricsCsv();
   MetricsCsv(const MetricsCsv&) = delete;
   MetricsCsv& operator=(const MetricsCsv&) = delete;
 
   void write(const EvalPoint& point);
+  /// Flushes the rows so far to the disk (fsync) and returns the file's size: a checkpoint
+  /// records it.
+  uint64_t durable_size();
   /// Flushes and closes; InputError if anything failed to reach the disk.
   void close();
 

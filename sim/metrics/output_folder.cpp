@@ -48,13 +48,17 @@ void sync_to_disk(const fs::path& path) {
   ::close(fd);
 }
 
-OutputFolder::OutputFolder(fs::path final_path)
+fs::path OutputFolder::staging_path(const fs::path& final_path) {
+  return normalised(final_path).string() + ".tmp";
+}
+
+OutputFolder::OutputFolder(fs::path final_path, Staging staging)
     : final_(normalised(final_path)), staging_(final_.string() + ".tmp") {
   if (fs::exists(final_) && !is_run_folder(final_))
     throw InputError(fmt::format("{}: exists and is not the folder of an earlier run; choose "
                                  "another output folder (-o)", final_.string()));
   std::error_code ec;
-  fs::remove_all(staging_, ec);
+  if (staging == Staging::kFresh) fs::remove_all(staging_, ec);
   fs::create_directories(staging_, ec);
   if (ec)
     throw EnvironmentError(
@@ -62,7 +66,7 @@ OutputFolder::OutputFolder(fs::path final_path)
 }
 
 OutputFolder::~OutputFolder() {
-  if (committed_) return;
+  if (committed_ || keep_on_failure_) return;
   std::error_code ec;
   fs::remove_all(staging_, ec);
 }

@@ -1,7 +1,8 @@
 // An output folder that appears whole or not at all: files are written into OUT.tmp, and
 // commit() renames it to OUT. An existing OUT is replaced only when it is an earlier run's folder
 // (scenario.json, metrics.csv, summary.json, plots); anything else is refused up front.
-// Destroyed without commit(), it removes OUT.tmp: a failed run leaves nothing behind.
+// Destroyed without commit(), it removes OUT.tmp: a failed run leaves nothing behind, unless the
+// run keeps checkpoints there (keep_on_failure): then OUT.tmp is what it resumes from.
 #pragma once
 
 #include <filesystem>
@@ -15,9 +16,15 @@ void sync_to_disk(const std::filesystem::path& path);
 
 class OutputFolder {
  public:
-  /// Creates OUT.tmp (removing a stale one). InputError if OUT exists and is not a run folder,
-  /// or OUT.tmp cannot be created.
-  explicit OutputFolder(std::filesystem::path final_path);
+  enum class Staging { kFresh, kContinue };
+  /// Creates OUT.tmp (removing a stale one), or with kContinue takes over the one there (a run
+  /// resumed from its checkpoint). InputError if OUT exists and is not a run folder,
+  /// EnvironmentError if OUT.tmp cannot be created.
+  explicit OutputFolder(std::filesystem::path final_path, Staging staging = Staging::kFresh);
+  /// OUT.tmp for OUT (InputError for a path that names no folder).
+  static std::filesystem::path staging_path(const std::filesystem::path& final_path);
+  /// Leave OUT.tmp in place if the run fails.
+  void keep_on_failure() { keep_on_failure_ = true; }
   ~OutputFolder();
   OutputFolder(const OutputFolder&) = delete;
   OutputFolder& operator=(const OutputFolder&) = delete;
@@ -29,11 +36,13 @@ class OutputFolder {
   /// Renames OUT.tmp to OUT. InputError on failure.
   void commit();
   const std::filesystem::path& final_path() const { return final_; }
+  const std::filesystem::path& staging() const { return staging_; }
 
  private:
   std::filesystem::path final_;
   std::filesystem::path staging_;
   bool committed_ = false;
+  bool keep_on_failure_ = false;
 };
 
 }  // namespace dlsim

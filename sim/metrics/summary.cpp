@@ -90,7 +90,8 @@ json make_summary(const RunFacts& facts, const CommRecorder& comm, const EvalPoi
                       {"memory_estimate_mb",
                        static_cast<double>(facts.memory_estimate_bytes) / (1024.0 * 1024.0)},
                       {"huge_pages", malloc_huge_pages()}}},
-            {"warnings", facts.warnings}};
+            {"warnings", facts.warnings},
+            {"resumes", facts.resumes}};
   if (last) s["final"] = final_section(facts.quadratic, *last);
   // Per-agent class counts of the shards (empty for quadratic and centralized runs).
   s["shards"] = {{"class_counts", facts.class_counts}};

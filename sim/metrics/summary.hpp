@@ -45,6 +45,7 @@ struct RunFacts {
   uint64_t events_processed = 0;
   bool quadratic = false;
   uint64_t memory_estimate_bytes = 0;  // sim/scenario/memory_estimate.hpp, made before building
+  int64_t resumes = 0;                 // times the run continued from a checkpoint
   RunTimes times;
   std::vector<std::string> warnings;
   std::vector<std::vector<uint32_t>> class_counts;  // [agent][class] of the shards

@@ -28,4 +28,16 @@ Link::Transfer Link::offer(SimTime now, uint64_t size_bytes) {
   return transfer;
 }
 
+void Link::save(StateWriter& out) const {
+  out.put(wire_.busy_until());
+  out.put(counters_);
+  random_.save(out);
+}
+
+void Link::load(StateReader& in) {
+  wire_.resume_busy_until(in.get<SimTime>());
+  counters_ = in.get<LinkCounters>();
+  random_.load(in);
+}
+
 }  // namespace dlsim

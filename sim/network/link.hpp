@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "sim/core/random.hpp"
+#include "sim/core/state_io.hpp"
 #include "sim/core/time.hpp"
 
 namespace dlsim {
@@ -46,6 +47,8 @@ class Serializer {
   uint64_t bandwidth_bps() const { return bandwidth_bps_; }
   /// When the transmitter is idle again.
   SimTime busy_until() const { return busy_until_; }
+  /// Restores busy_until() from a checkpoint.
+  void resume_busy_until(SimTime t) { busy_until_ = t; }
   /// Queues size_bytes offered at `now` (>= every earlier offer's time) behind the messages
   /// already queued; returns when its last bit is out: max(now, busy_until) + size / bandwidth.
   SimTime finish(SimTime now, uint64_t size_bytes) {
@@ -97,6 +100,9 @@ class Link {
   /// When the wire is free again (the last queued message has been serialised).
   SimTime busy_until() const { return wire_.busy_until(); }
   const LinkCounters& counters() const { return counters_; }
+  /// The state that changes as messages pass (queue, counters, stream), for checkpoints.
+  void save(StateWriter& out) const;
+  void load(StateReader& in);
 
  private:
   LinkSpec spec_;

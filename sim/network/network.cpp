@@ -178,4 +178,28 @@ LinkId Network::link_between(AgentId from, AgentId to) const {
   return LinkId{link};
 }
 
+void Network::save(StateWriter& out) const {
+  out.put<uint64_t>(links_.size());
+  for (const Link& l : links_) l.save(out);
+  for (const auto* nics : {&uplinks_, &downlinks_}) {
+    out.put<uint64_t>(nics->size());
+    for (const Serializer& s : *nics) out.put(s.busy_until());
+  }
+  out.put_vector(slots_);
+  out.put_vector(free_slots_);
+}
+
+void Network::load(StateReader& in) {
+  if (in.get<uint64_t>() != links_.size()) in.fail("another network: link count");
+  for (Link& l : links_) l.load(in);
+  for (auto* nics : {&uplinks_, &downlinks_}) {
+    if (in.get<uint64_t>() != nics->size()) in.fail("another network: NIC count");
+    for (Serializer& s : *nics) s.resume_busy_until(in.get<SimTime>());
+  }
+  slots_ = in.get_vector<Slot>();
+  free_slots_ = in.get_vector<uint32_t>();
+  for (uint32_t f : free_slots_)
+    if (f >= slots_.size()) in.fail("a free message slot out of range");
+}
+
 }  // namespace dlsim

@@ -99,6 +99,11 @@ class Network {
   const Serializer& downlink(AgentId agent) const { return downlinks_[agent.value]; }
   const Router& router() const { return router_; }
 
+  /// Everything that changes as messages move (links, NICs, live messages, the order free slots
+  /// are reused in), for checkpoints; load() expects a network built from the same scenario.
+  void save(StateWriter& out) const;
+  void load(StateReader& in);
+
  private:
   enum class Stage : uint8_t { kFree, kUplink, kOnLink, kDownlink, kArrived };
   struct Slot {  // a live message and where it is: one record, one cache line

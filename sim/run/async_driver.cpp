@@ -2,6 +2,7 @@
 #include <cmath>
 #include <vector>
 
+#include "sim/agents/checkpoint_io.hpp"
 #include "sim/core/error.hpp"
 #include "sim/run/driver.hpp"
 #include "sim/run/driver_internal.hpp"
@@ -19,17 +20,56 @@ class AsyncRun {
 
   RunOutcome run() {
     if (config_.iterations == 0) return outcome_;
-    for (const Agent& a : agents_) swarm_.sim().schedule_at(SimTime{}, EventKind::kAgentStep, a.id);
+    if (config_.resume) {
+      load(*config_.resume);
+    } else {
+      for (const Agent& a : agents_)
+        swarm_.sim().schedule_at(SimTime{}, EventKind::kAgentStep, a.id);
+    }
     swarm_.sim().run([&](const Event& e) {
       if (swarm_.dispatch(e)) return;
       DLSIM_CHECK(e.kind() == EventKind::kAgentStep, "unexpected event kind {}",
                   static_cast<int>(e.kind()));
       step(agents_[e.agent.value]);
+      if (checkpoint_due_) {  // between two events: the state is whole
+        checkpoint_due_ = false;
+        // Pending gradients first (each depends only on its agent's x and streams, so computing
+        // it now or at the agent's next step is the same): the checkpoint then holds every
+        // started agent's gradient and its learner past it, rather than which are to come.
+        compute_pending_gradients();
+        config_.checkpoints->write(completed_, [&](StateWriter& out) { save(out); });
+      }
     });
     return outcome_;
   }
 
  private:
+  static constexpr uint32_t kAsyncState = 0x4153594e;  // "ASYN"
+
+  // The driver's part of a checkpoint, written after everything else: no gradient is pending.
+  void save(StateWriter& out) const {
+    out.section(kAsyncState);
+    out.put_vector(started_);
+    out.put<uint64_t>(at_minimum_);
+    out.put(completed_);
+    for (size_t i = 0; i < agents_.size(); ++i)
+      if (started_[i]) save_params(agents_[i].g, out);
+  }
+
+  void load(StateReader& in) {
+    in.section(kAsyncState);
+    std::vector<char> started = in.get_vector<char>();
+    if (started.size() != started_.size()) in.fail("another number of agents");
+    started_ = std::move(started);
+    at_minimum_ = static_cast<size_t>(in.get<uint64_t>());
+    completed_ = in.get<int64_t>();
+    if (completed_ != config_.resume_iterations) in.fail("iterations out of step");
+    outcome_.iterations_done = completed_;
+    for (size_t i = 0; i < agents_.size(); ++i)
+      if (started_[i]) load_params(agents_[i].g, in);
+    in.finish();
+  }
+
   // Every gradient still pending is computed now, together: each depends only on its agent's x
   // and streams, which nothing else touches until that agent's next step.
   void compute_pending_gradients() {
@@ -72,6 +112,9 @@ class AsyncRun {
         swarm_.sim().stop();
         return false;
       }
+      if (config_.checkpoints && completed_ < config_.iterations &&
+          config_.checkpoints->due(completed_))
+        checkpoint_due_ = true;
     }
     if (completed_ == config_.iterations) swarm_.sim().stop();  // the last agent finished
     return a.iteration < config_.iterations;
@@ -87,6 +130,7 @@ class AsyncRun {
   size_t at_minimum_;  // agents whose iteration counter equals completed_
   std::vector<size_t> batch_;
   int64_t completed_ = 0;
+  bool checkpoint_due_ = false;  // write one once the event being handled is done
   RunOutcome outcome_;
 };
 

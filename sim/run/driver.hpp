@@ -10,9 +10,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "sim/agents/time_mode.hpp"
+#include "sim/core/state_io.hpp"
 #include "sim/core/thread_pool.hpp"
 #include "sim/run/swarm.hpp"
 
@@ -25,11 +27,30 @@ struct DriverTimings {
   double updates_s = 0.0;   // consensus / mixing / optimizer updates
 };
 
+/// Where a run's checkpoints go (run_scenario: sim/run/checkpoint.hpp). The driver asks after
+/// every iteration that all agents completed whether one is due, and if so, once the state is
+/// whole (sync: between rounds; async: between two events), hands over its own part.
+class CheckpointSink {
+ public:
+  virtual ~CheckpointSink() = default;
+  virtual bool due(int64_t iterations) = 0;
+  /// Writes the run's state; `driver_state` appends the driver's, and must change nothing that
+  /// was written before it.
+  virtual void write(int64_t iterations,
+                     const std::function<void(StateWriter&)>& driver_state) = 0;
+};
+
 struct DriverConfig {
   TimeMode mode = TimeMode::kSync;
   int64_t iterations = 0;
   std::vector<SimTime> compute_time;  // per agent: time of one local step
   DriverTimings* timings = nullptr;   // filled when set
+  CheckpointSink* checkpoints = nullptr;  // none when null
+  /// A run continued from a checkpoint written after `resume_iterations`: everything but the
+  /// driver's part is loaded, and `resume` is positioned at that part (the driver reads it and
+  /// finishes the reader). Null for a fresh run.
+  StateReader* resume = nullptr;
+  int64_t resume_iterations = 0;
 };
 
 /// Told about progress; may stop the run early (by returning false).

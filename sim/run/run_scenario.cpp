@@ -17,6 +17,8 @@
 namespace dlsim {
 namespace {
 
+namespace fs = std::filesystem;
+
 using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point start) {
@@ -101,8 +103,9 @@ uint64_t final_fingerprint(const World& world) {
 }
 
 RunFacts facts_of(const World& world, const RunOutcome& outcome, const RunTimes& times,
-                  const MemoryEstimate& memory) {
+                  const MemoryEstimate& memory, int64_t resumes) {
   RunFacts f;
+  f.resumes = resumes;
   f.memory_estimate_bytes = memory.total_bytes();
   f.name = world.spec.name;
   f.algorithm = std::string(to_string(world.spec.algorithm.kind));
@@ -124,31 +127,101 @@ RunFacts facts_of(const World& world, const RunOutcome& outcome, const RunTimes&
   return f;
 }
 
+// The driver's CheckpointSink: when one is due (every N iterations, or once the wall-clock
+// interval has passed), it writes the whole run into OUT.tmp.
+class CheckpointWriter final : public CheckpointSink {
+ public:
+  CheckpointWriter(const CheckpointPolicy& policy, CheckpointIdentity identity,
+                   const OutputFolder& folder, const World& world, const Swarm& swarm,
+                   const CommRecorder& comm, MetricsCsv& csv, RunTimes& times,
+                   const DriverTimings& driver_times, Clock::time_point start, int64_t resumes)
+      : policy_(policy), identity_(std::move(identity)), folder_(folder), world_(world),
+        swarm_(swarm), comm_(comm), csv_(csv), times_(times), driver_times_(driver_times),
+        start_(start), wall_before_(times.wall_s), resumes_(resumes), last_(Clock::now()) {}
+
+  bool due(int64_t iterations) override {
+    if (policy_.every_iterations > 0 && iterations % policy_.every_iterations == 0) return true;
+    return policy_.every_seconds > 0 && since(last_) >= policy_.every_seconds;
+  }
+
+  void write(int64_t iterations, const std::function<void(StateWriter&)>& driver_state) override {
+    RunCounters counters{iterations, csv_.durable_size(), times_, resumes_};
+    counters.times.training_s = driver_times_.training_s;
+    counters.times.events_s = driver_times_.events_s;
+    counters.times.updates_s = driver_times_.updates_s;
+    counters.times.wall_s = wall_before_ + since(start_);
+    write_checkpoint(folder_.staging(), identity_, policy_, counters, world_, swarm_, comm_,
+                     driver_state);
+    last_ = Clock::now();
+  }
+
+ private:
+  CheckpointPolicy policy_;
+  CheckpointIdentity identity_;
+  const OutputFolder& folder_;
+  const World& world_;
+  const Swarm& swarm_;
+  const CommRecorder& comm_;
+  MetricsCsv& csv_;
+  RunTimes& times_;
+  const DriverTimings& driver_times_;
+  Clock::time_point start_;
+  double wall_before_;  // wall time of the run before it was resumed
+  int64_t resumes_;
+  Clock::time_point last_;
+};
+
 }  // namespace
 
 RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std::ostream& log) {
   const auto start = Clock::now();
   const MemoryEstimate memory = estimate_memory_or_refuse(spec);  // before anything is written
-  OutputFolder folder(options.out);
+  // A checkpoint in OUT.tmp: this run continues it, if it is this build's and scenario's.
+  const fs::path checkpoint = OutputFolder::staging_path(options.out) / kCheckpointName;
+  const bool resuming = fs::exists(checkpoint);
+  CheckpointPolicy policy = options.checkpoints;
+  CheckpointIdentity identity;
+  if (resuming || policy.enabled()) identity = checkpoint_identity(spec);
+  if (resuming) {
+    const CheckpointPolicy saved = check_checkpoint(checkpoint, identity);
+    if (!policy.enabled()) policy = saved;
+  }
+  OutputFolder folder(options.out, resuming ? OutputFolder::Staging::kContinue
+                                            : OutputFolder::Staging::kFresh);
+  if (policy.enabled()) folder.keep_on_failure();
   RunTimes times;
   ThreadPool pool(options.threads);  // before the world: building it is parallel too
   const std::unique_ptr<World> world = build_world(spec, options.data_paths, pool);
-  times.build_s = since(start);
   for (const std::string& w : world->warnings) log << "dlsim: warning: " << w << '\n';
-  folder.write_text("scenario.json", scenario_to_json(spec).dump(2) + "\n");
+  if (!resuming) folder.write_text("scenario.json", scenario_to_json(spec).dump(2) + "\n");
 
   // The recorders: the network and the algorithm's events report to `comm`.
   CommRecorder comm(world->network->graph().node_count());
   world->network->set_listener(comm);
   Swarm swarm(world->sim, *world->network, *world->algorithm, world->agents, comm);
-  MetricsCsv csv(folder.file("metrics.csv"));
+  Resumed resumed;
+  int64_t resumes = 0;
+  if (resuming) {
+    resumed = read_checkpoint(checkpoint, identity, *world, swarm, comm);
+    times = resumed.counters.times;
+    resumes = resumed.counters.resumes + 1;
+    log << fmt::format("dlsim: resuming from {} at iteration {}\n", checkpoint.string(),
+                       resumed.counters.iterations);
+  }
+  times.build_s += since(start);
+  MetricsCsv csv = resuming ? MetricsCsv(folder.file("metrics.csv"), resumed.counters.csv_bytes)
+                            : MetricsCsv(folder.file("metrics.csv"));
   Progress progress(options.progress, spec.run.iterations, log);
   EvaluationPoints points(*world, pool, comm, csv, progress, times.eval_s);
-  DriverTimings driver_times;
-  const DriverConfig config{spec.time.mode, spec.run.iterations, world->compute_time,
-                            &driver_times};
+  DriverTimings driver_times{times.training_s, times.events_s, times.updates_s};
+  CheckpointWriter checkpoints(policy, identity, folder, *world, swarm, comm, csv, times,
+                               driver_times, start, resumes);
+  DriverConfig config{spec.time.mode, spec.run.iterations, world->compute_time, &driver_times};
+  if (policy.enabled()) config.checkpoints = &checkpoints;
+  config.resume = resumed.reader.get();
+  config.resume_iterations = resumed.counters.iterations;
 
-  points.record(0);
+  if (!resuming) points.record(0);
   RunOutcome outcome = run_driver(swarm, pool, config, points);
   check_final_parameters(*world, outcome);
   progress.finish();
@@ -161,10 +234,11 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   times.training_s = driver_times.training_s;
   times.events_s = driver_times.events_s;
   times.updates_s = driver_times.updates_s;
-  times.wall_s = since(start);
+  times.wall_s += since(start);
   RunReport report;
-  report.summary = make_summary(facts_of(*world, outcome, times, memory), comm, points.last());
+  report.summary = make_summary(facts_of(*world, outcome, times, memory, resumes), comm, points.last());
   folder.write_text("summary.json", report.summary.dump(2) + "\n");
+  fs::remove(checkpoint);  // a finished run's folder holds its results only
   folder.commit();
   report.out = options.out;
   return report;

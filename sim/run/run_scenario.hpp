@@ -1,7 +1,7 @@
 // The run layer's entry point: runs one scenario to its output folder. Builds the world, attaches
 // the recorders to it, writes the resolved scenario.json, drives the world, streams metrics.csv at
 // every evaluation point and writes summary.json. The folder is written as OUT.tmp and renamed
-// at the end (a failed run leaves nothing behind).
+// at the end (a failed run leaves nothing behind, but for its checkpoint when it keeps them).
 #pragma once
 
 #include <filesystem>
@@ -10,6 +10,7 @@
 
 #include "models/data/data_paths.hpp"
 #include "sim/metrics/progress.hpp"
+#include "sim/run/checkpoint.hpp"
 #include "sim/scenario/scenario_spec.hpp"
 
 namespace dlsim {
@@ -19,6 +20,10 @@ struct RunOptions {
   unsigned threads = 1;       // agents' local work in parallel; results do not depend on it
   models::DataPaths data_paths;
   ProgressMode progress = ProgressMode::kQuiet;
+  /// Checkpoints into OUT.tmp (sim/run/checkpoint.hpp); none by default. Whatever this says, a
+  /// run whose OUT.tmp holds a checkpoint continues from it (under the checkpoint's own policy
+  /// when this one is off): the same command again, `--resume` and a sweep run again all resume.
+  CheckpointPolicy checkpoints;
 };
 
 struct RunReport {

@@ -26,4 +26,14 @@ bool Swarm::dispatch(const Event& e) {
   return true;
 }
 
+void Swarm::save(SnapshotSaver& out) const {
+  out.out().put<uint64_t>(in_flight_.size());
+  for (const Message& m : in_flight_) out.put(m);
+}
+
+void Swarm::load(SnapshotLoader& in) {
+  in_flight_.clear();
+  for (auto n = in.in().get<uint64_t>(); n > 0; --n) in_flight_.push_back(in.get_message());
+}
+
 }  // namespace dlsim

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/checkpoint_io.hpp"
 #include "sim/core/simulator.hpp"
 #include "sim/network/network.hpp"
 
@@ -31,6 +32,10 @@ class Swarm final : public Outbox {
   Network& network() { return network_; }
   Algorithm& algorithm() { return algorithm_; }
   std::span<Agent> agents() { return agents_; }
+
+  /// The contents of the messages in flight, for checkpoints (with the network's own state).
+  void save(SnapshotSaver& out) const;
+  void load(SnapshotLoader& in);
 
  private:
   Simulator& sim_;

@@ -60,7 +60,14 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
   RunOutcome outcome;
   Stopwatch watch(config.timings);
   SyncFastPath* const fast = dynamic_cast<SyncFastPath*>(&algorithm);  // optional
-  for (int64_t k = 0; k < config.iterations; ++k) {
+  // Between rounds the sync driver holds nothing of its own: its part is a tag.
+  constexpr uint32_t kSyncState = 0x53594e43;  // "SYNC"
+  if (config.resume) {
+    config.resume->section(kSyncState);
+    config.resume->finish();
+  }
+  outcome.iterations_done = config.resume_iterations;
+  for (int64_t k = config.resume_iterations; k < config.iterations; ++k) {
     watch.restart();  // the observer (evaluation) times itself
     pool.parallel_for(agents.size(), [&](size_t i) {
       Agent& a = agents[i];
@@ -87,6 +94,8 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
     watch.lap(&DriverTimings::updates_s);
     outcome.iterations_done = k + 1;
     if (!observer.on_iterations_done(k + 1)) break;
+    if (config.checkpoints && k + 1 < config.iterations && config.checkpoints->due(k + 1))
+      config.checkpoints->write(k + 1, [&](StateWriter& out) { out.section(kSyncState); });
   }
   return outcome;
 }

@@ -1,3 +1,4 @@
+#include "sim/run/checkpoint.hpp"
 #include "sim/sweep/sweep_folder.hpp"
 
 #include <fmt/format.h>
@@ -82,11 +83,13 @@ void prepare_sweep_folder(const SweepSpec& spec, const fs::path& out) {
     throw EnvironmentError(
         fmt::format("{}: cannot create the folder: {}", runs.string(), ec.message()));
   // A run killed while writing (<id>.tmp) or while replacing an earlier record (<id>.old): both
-  // hold nothing a finished run needs.
+  // hold nothing a finished run needs, unless <id>.tmp holds the run's checkpoint: the run
+  // continues from it.
   std::vector<fs::path> stale;
   for (const fs::directory_entry& e : fs::directory_iterator(runs, ec)) {
     const std::string ext = e.path().extension().string();
-    if (ext == ".tmp" || ext == ".old") stale.push_back(e.path());
+    const bool resumable = ext == ".tmp" && fs::exists(e.path() / kCheckpointName);
+    if ((ext == ".tmp" && !resumable) || ext == ".old") stale.push_back(e.path());
   }
   for (const fs::path& p : stale) fs::remove_all(p, ec);
 }

@@ -144,6 +144,7 @@ std::string run_one(const SweepRun& run, const SweepOptions& options, std::strin
   run_options.threads = 1;
   run_options.data_paths = options.data_paths;
   run_options.progress = ProgressMode::kQuiet;
+  run_options.checkpoints = options.checkpoints;
   std::ostringstream run_log;  // warnings and divergence are in the run's summary.json
   try {
     const RunReport report = run_scenario(run.scenario, run_options, run_log);

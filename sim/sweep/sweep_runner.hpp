@@ -10,6 +10,7 @@
 #include <ostream>
 
 #include "models/data/data_paths.hpp"
+#include "sim/run/checkpoint.hpp"
 #include "sim/sweep/rank_group.hpp"
 #include "sim/sweep/sweep_spec.hpp"
 #include "sim/sweep/sweep_table.hpp"
@@ -23,6 +24,7 @@ struct SweepOptions {
   unsigned jobs = 1;  // runs at once in this process, one thread each
   models::DataPaths data_paths;
   SweepProgressMode progress = SweepProgressMode::kQuiet;
+  CheckpointPolicy checkpoints;  // each run's, into its <id>.tmp; a run left with one resumes
 };
 
 struct SweepReport {

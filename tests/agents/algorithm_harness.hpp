@@ -22,6 +22,8 @@ class QuadraticLearner final : public Learner {
     return 0.5f * g.squaredNorm();
   }
   void apply_step(ParamVector& x, const ParamVector& g, int64_t) override { x -= lr_ * g; }
+  void save(StateWriter&) const override {}  // stateless
+  void load(StateReader&) override {}
 
  private:
   ParamVector c_;

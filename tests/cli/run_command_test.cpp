@@ -7,7 +7,7 @@
 
 #include "../skip.hpp"
 #include "sim/cli/app.hpp"
-#include "sim/cli/build_info.hpp"
+#include "sim/core/build_info.hpp"
 #include "sim/scenario/load_scenario.hpp"
 
 namespace fs = std::filesystem;
@@ -171,10 +171,10 @@ TEST_CASE("golden fingerprints of the smoke scenarios") {
   std::ifstream in(std::string(DLSIM_SOURCE_DIR) + "/tests/golden/smoke_fingerprints.json");
   REQUIRE(in);
   const json builds = json::parse(in)["builds"];
-  if (!builds.contains(dlsim::cli::build_key()))
-    return dlsim::skip_test("no goldens for this build (" + dlsim::cli::build_key() + "), only " +
+  if (!builds.contains(dlsim::build_key()))
+    return dlsim::skip_test("no goldens for this build (" + dlsim::build_key() + "), only " +
                             builds.dump() + ": tools/update_golden.sh --add records them");
-  const json& golden = builds[dlsim::cli::build_key()];
+  const json& golden = builds[dlsim::build_key()];
   size_t checked = 0;
   for (const auto& entry :
        fs::directory_iterator(std::string(DLSIM_SOURCE_DIR) + "/scenarios/smoke")) {

@@ -19,6 +19,8 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/cli/app.hpp"
 #include "sim/sweep/rank_group.hpp"
 #include "tests/sweep/sweep_csv_text.hpp"
@@ -222,4 +224,50 @@ TEST_CASE("tools/plot.py draws a real sweep's sweep.csv as PNG and SVG") {
     CHECK(read_text(log).find(name) != std::string::npos);
   }
   CHECK(read_text(out / "plots" / "events_vs_accuracy.png").starts_with("\x89PNG"));
+}
+
+TEST_CASE("an interrupted sweep with checkpoints resumes its unfinished runs from them") {
+  const fs::path dir = scratch("checkpoints");
+  const std::string sweep = write_sweep(dir);
+  const fs::path reference = dir / "reference", killed = dir / "killed";
+  REQUIRE(run_in_process({"sweep", sweep, "-o", reference.string(), "--jobs", "1", "--quiet"}) ==
+          0);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, STDOUT_FILENO);
+    dup2(null, STDERR_FILENO);
+    execl(kDlsim.c_str(), "dlsim", "sweep", sweep.c_str(), "-o", killed.c_str(), "--jobs", "1",
+          "--quiet", "--checkpoint-every", "1000", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Killed once a run in progress has written a checkpoint.
+  auto checkpointed = [&] {
+    std::vector<std::string> ids;
+    if (!fs::exists(killed / "runs")) return ids;
+    for (const fs::directory_entry& e : fs::directory_iterator(killed / "runs"))
+      if (e.path().extension() == ".tmp" && fs::exists(e.path() / "checkpoint.bin"))
+        ids.push_back(e.path().stem().string());
+    return ids;
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (checkpointed().empty() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFSIGNALED(status));
+  const std::vector<std::string> interrupted = checkpointed();
+  REQUIRE(interrupted.size() == 1);
+
+  // The same binary: a checkpoint belongs to the build that wrote it.
+  const std::string again = kDlsim + " sweep " + sweep + " -o " + killed.string() +
+                            " --jobs 2 --quiet --checkpoint-every 1000 >/dev/null 2>&1";
+  REQUIRE(std::system(again.c_str()) == 0);
+  const auto summary = nlohmann::json::parse(
+      read_text(killed / "runs" / interrupted.front() / "summary.json"));
+  CHECK(summary["resumes"] == 1);  // continued, not started again
+  CHECK(without_wall(read_text(killed / "sweep.csv")) ==
+        without_wall(read_text(reference / "sweep.csv")));
 }

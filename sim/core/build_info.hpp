@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace dlsim::cli {
+namespace dlsim {
 
 inline std::string build_key() {
   std::string key = "gcc " __VERSION__;
@@ -24,4 +24,4 @@ inline std::string build_key() {
   return key;
 }
 
-}  // namespace dlsim::cli
+}  // namespace dlsim

@@ -1,0 +1,212 @@
+#include "sim/run/checkpoint.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <vector>
+
+#include "sim/agents/checkpoint_io.hpp"
+#include "sim/core/build_info.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/fingerprint.hpp"
+#include "sim/core/units.hpp"
+#include "sim/metrics/output_folder.hpp"
+#include "sim/scenario/load_scenario.hpp"
+
+namespace dlsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr char kMagic[8] = {'D', 'L', 'S', 'I', 'M', 'C', 'K', 'P'};
+constexpr uint32_t kFormat = 1;
+// Section tags: a reader out of step with the writer stops at the next one.
+constexpr uint32_t kRunPart = 0x52554e31, kSimPart = 0x53494d31, kNetworkPart = 0x4e455431,
+                   kMessagesPart = 0x4d534731, kAgentsPart = 0x41474e31,
+                   kAlgorithmPart = 0x414c4731, kCommPart = 0x434f4d31;
+
+// A hash of the running binary: a rebuild with other code is another build even when the
+// compiler and flags are the same. Read once per process.
+const std::string& binary_hash() {
+  static const std::string hash = [] {
+    std::ifstream in("/proc/self/exe", std::ios::binary);
+    if (!in) return std::string("unknown binary");
+    Fingerprint f;
+    std::vector<char> block(size_t{1} << 20);
+    while (in) {
+      in.read(block.data(), static_cast<std::streamsize>(block.size()));
+      f.add_bytes(std::as_bytes(std::span(block.data(), static_cast<size_t>(in.gcount()))));
+    }
+    return fmt::format("binary {:016x}", f.value());
+  }();
+  return hash;
+}
+
+struct Header {
+  CheckpointIdentity identity;
+  CheckpointPolicy policy;
+};
+
+Header read_header(StateReader& in) {
+  char magic[8];
+  for (char& c : magic) c = in.get<char>();
+  if (!std::equal(magic, magic + 8, kMagic)) in.fail("not a dlsim checkpoint");
+  if (const auto format = in.get<uint32_t>(); format != kFormat)
+    in.fail(fmt::format("format {}, this build reads format {}", format, kFormat));
+  Header h;
+  h.identity.build = in.get_string();
+  h.identity.scenario = in.get_string();
+  h.policy.every_iterations = in.get<int64_t>();
+  h.policy.every_seconds = in.get<double>();
+  return h;
+}
+
+// The first key where two resolved scenarios differ, for the refusal.
+std::string first_difference(const std::string& a, const std::string& b) {
+  try {
+    const nlohmann::json patch =
+        nlohmann::json::diff(nlohmann::json::parse(a), nlohmann::json::parse(b));
+    if (!patch.empty()) return patch.front().at("path").get<std::string>();
+  } catch (const nlohmann::json::exception&) {
+  }
+  return "/";
+}
+
+void check_identity(const fs::path& file, const Header& h, const CheckpointIdentity& expected) {
+  if (h.identity.build != expected.build)
+    throw InputError(fmt::format(
+        "{}: written by another build of dlsim ({}; this is {}): its results would not be "
+        "reproduced; remove the folder or resume with that build",
+        file.string(), h.identity.build, expected.build));
+  if (h.identity.scenario != expected.scenario)
+    throw InputError(fmt::format(
+        "{}: written for another scenario (they differ at {}); remove the folder or choose "
+        "another output folder (-o)",
+        file.string(), first_difference(h.identity.scenario, expected.scenario)));
+}
+
+}  // namespace
+
+CheckpointPolicy parse_checkpoint_every(const std::string& text) {
+  CheckpointPolicy p;
+  auto fail = [&] {
+    return InputError(fmt::format(
+        "--checkpoint-every: expected iterations (\"1000\") or a duration (\"90s\", \"10min\", "
+        "\"2h\"), got \"{}\"",
+        text));
+  };
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
+    try {
+      p.every_iterations = std::stoll(text);
+    } catch (const std::exception&) {
+      throw fail();
+    }
+    if (p.every_iterations <= 0) throw fail();
+    return p;
+  }
+  // Minutes and hours besides the scenario units (s, ms, us, ns): checkpoints are wall time.
+  auto scaled = [&](std::string_view unit, double factor) -> bool {
+    if (text.size() <= unit.size() || !text.ends_with(unit)) return false;
+    const std::string number = text.substr(0, text.size() - unit.size());
+    size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(number, &used);
+    } catch (const std::exception&) {
+      throw fail();
+    }
+    if (used != number.size() || !(v > 0) || !std::isfinite(v)) throw fail();
+    p.every_seconds = v * factor;
+    return true;
+  };
+  if (scaled("min", 60.0) || scaled("h", 3600.0)) return p;
+  try {
+    p.every_seconds = parse_duration(text).seconds();
+  } catch (const InputError&) {
+    throw fail();
+  }
+  if (!(p.every_seconds > 0)) throw fail();
+  return p;
+}
+
+CheckpointIdentity checkpoint_identity(const ScenarioSpec& spec) {
+  return {build_key() + ", " + binary_hash(), scenario_to_json(spec).dump()};
+}
+
+void write_checkpoint(const fs::path& folder, const CheckpointIdentity& identity,
+                      const CheckpointPolicy& policy, const RunCounters& counters,
+                      const World& world, const Swarm& swarm, const CommRecorder& comm,
+                      const std::function<void(StateWriter&)>& driver_state) {
+  const fs::path final_file = folder / kCheckpointName;
+  const fs::path partial = folder / (std::string(kCheckpointName) + ".partial");
+  {
+    StateWriter out(partial.string());
+    for (char c : kMagic) out.put(c);
+    out.put(kFormat);
+    out.put_string(identity.build);
+    out.put_string(identity.scenario);
+    out.put(policy.every_iterations);
+    out.put(policy.every_seconds);
+    out.section(kRunPart);
+    out.put(counters);
+    out.section(kSimPart);
+    world.sim.save(out);
+    out.section(kNetworkPart);
+    world.network->save(out);
+    // One saver for the messages and the algorithm: a snapshot in flight is often also held.
+    SnapshotSaver snapshots(out);
+    out.section(kMessagesPart);
+    swarm.save(snapshots);
+    out.section(kAgentsPart);
+    for (const Agent& a : world.agents) save_agent(a, out);
+    out.section(kAlgorithmPart);
+    world.algorithm->save(snapshots);
+    out.section(kCommPart);
+    comm.save(out);
+    driver_state(out);
+    out.finish();
+  }
+  std::error_code ec;
+  fs::rename(partial, final_file, ec);
+  if (ec)
+    throw EnvironmentError(fmt::format("{}: cannot move the checkpoint into place: {}",
+                                       final_file.string(), ec.message()));
+  sync_to_disk(folder);
+}
+
+CheckpointPolicy check_checkpoint(const fs::path& file, const CheckpointIdentity& identity) {
+  StateReader in(file.string());
+  const Header h = read_header(in);
+  check_identity(file, h, identity);
+  return h.policy;
+}
+
+Resumed read_checkpoint(const fs::path& file, const CheckpointIdentity& identity, World& world,
+                        Swarm& swarm, CommRecorder& comm) {
+  Resumed r;
+  r.reader = std::make_unique<StateReader>(file.string());
+  StateReader& in = *r.reader;
+  const Header h = read_header(in);
+  check_identity(file, h, identity);
+  r.policy = h.policy;
+  in.section(kRunPart);
+  r.counters = in.get<RunCounters>();
+  in.section(kSimPart);
+  world.sim.load(in);
+  in.section(kNetworkPart);
+  world.network->load(in);
+  SnapshotLoader snapshots(in);
+  in.section(kMessagesPart);
+  swarm.load(snapshots);
+  in.section(kAgentsPart);
+  for (Agent& a : world.agents) load_agent(a, in);
+  in.section(kAlgorithmPart);
+  world.algorithm->load(snapshots);
+  in.section(kCommPart);
+  comm.load(in);
+  return r;
+}
+
+}  // namespace dlsim

@@ -1,0 +1,213 @@
+// Checkpoints as a user meets them: the dlsim binary killed with SIGKILL at random moments and
+// started again, until it finishes; then its results against a run that was never interrupted.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "binary_runner.hpp"
+#include "sim/core/random.hpp"
+#include "sim/run/checkpoint.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using dlsim::testing::read_text;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+fs::path scratch(const std::string& name) {
+  const fs::path p = fs::path(DLSIM_BINARY_DIR) / "test-files" / "checkpoints" /
+                     (std::to_string(getpid()) + "-" + name);
+  fs::remove_all(p);
+  fs::remove_all(p.string() + ".tmp");
+  fs::create_directories(p.parent_path());
+  return p;
+}
+
+std::string smoke(const std::string& name) {
+  return std::string(DLSIM_SOURCE_DIR) + "/scenarios/smoke/" + name + ".json";
+}
+
+struct Attempt {
+  bool killed = false;
+  int exit_code = -1;
+  std::string err;
+};
+
+// Runs build/dlsim with `args`; kills it with SIGKILL after `kill_after` unless it ended first.
+Attempt run_until(const std::vector<std::string>& args, std::chrono::microseconds kill_after,
+                  const fs::path& err_file) {
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    const int err = open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(null, 1);
+    dup2(err, 2);
+    std::vector<char*> argv;
+    const std::string binary = std::string(DLSIM_BINARY_DIR) + "/dlsim";
+    argv.push_back(const_cast<char*>(binary.c_str()));
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(binary.c_str(), argv.data());
+    _exit(127);
+  }
+  Attempt a;
+  const auto deadline = Clock::now() + kill_after;
+  int status = 0;
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (Clock::now() >= deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      a.killed = WIFSIGNALED(status);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  if (!a.killed) a.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  a.err = read_text(err_file);
+  return a;
+}
+
+std::string fingerprint(const fs::path& run) {
+  return json::parse(read_text(run / "summary.json"))["fingerprint"];
+}
+
+// Kills `dlsim run SCENARIO ARGS --checkpoint-every 5` at random moments and starts it again
+// until it finishes; checks its fingerprint and metrics.csv against an uninterrupted run.
+void check_survives_kills(const std::string& name, const std::vector<std::string>& args) {
+  const fs::path reference = scratch(name + "-reference");
+  std::vector<std::string> command{"run", smoke(name), "--quiet"};
+  command.insert(command.end(), args.begin(), args.end());
+  std::vector<std::string> first = command;
+  first.insert(first.end(), {"-o", reference.string()});
+  const auto start = Clock::now();
+  REQUIRE(run_until(first, std::chrono::minutes(5), reference.string() + ".err").exit_code == 0);
+  const auto whole = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
+
+  const fs::path out = scratch(name + "-killed");
+  command.insert(command.end(), {"-o", out.string(), "--checkpoint-every", "5"});
+  dlsim::RandomStream rng(7, "kills", 0);  // the kill times: random, but the same every time
+  int kills = 0, resumes = 0;
+  for (int attempt = 0;; ++attempt) {
+    REQUIRE_MESSAGE(attempt < 500, "no progress after " << kills << " kills");
+    const auto after = std::chrono::microseconds(
+        static_cast<int64_t>(rng.uniform(0.05, 0.9) * static_cast<double>(whole.count())));
+    const Attempt a = run_until(command, after, out.string() + ".err");
+    resumes += a.err.find("dlsim: resuming from ") != std::string::npos ? 1 : 0;
+    if (a.killed) {
+      ++kills;
+      continue;
+    }
+    REQUIRE_MESSAGE(a.exit_code == 0, a.err);
+    break;
+  }
+  MESSAGE(name << ": " << kills << " kills, " << resumes << " resumes");
+  CHECK(resumes > 0);  // the test did what it says
+  CHECK(fingerprint(out) == fingerprint(reference));
+  CHECK(read_text(out / "metrics.csv") == read_text(reference / "metrics.csv"));
+  CHECK_FALSE(fs::exists(out / dlsim::kCheckpointName));
+  CHECK_FALSE(fs::exists(out.string() + ".tmp"));
+}
+
+// A run interrupted right after its first checkpoint: its OUT.tmp.
+fs::path interrupted(const std::string& tag, const std::vector<std::string>& extra = {}) {
+  const fs::path out = scratch(tag);
+  std::vector<std::string> command{"run",   smoke("detsgrad"), "--quiet", "-o", out.string(),
+                                   "--set", "/run/iterations=400", "--checkpoint-every", "10"};
+  command.insert(command.end(), extra.begin(), extra.end());
+  const fs::path file = fs::path(out.string() + ".tmp") / dlsim::kCheckpointName;
+  // Killed as soon as the checkpoint is there: polled well within the run's length.
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    std::vector<char*> argv;
+    const std::string binary = std::string(DLSIM_BINARY_DIR) + "/dlsim";
+    argv.push_back(const_cast<char*>(binary.c_str()));
+    for (const std::string& a : command) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(binary.c_str(), argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  while (!fs::exists(file) && waitpid(pid, &status, WNOHANG) == 0)
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  kill(pid, SIGKILL);
+  waitpid(pid, &status, 0);
+  REQUIRE_MESSAGE(fs::exists(file), "the run ended before its first checkpoint");
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a sync run killed with SIGKILL at random moments and resumed gives the same results") {
+  check_survives_kills("detsgrad", {"--set", "/run/iterations=600"});
+}
+
+TEST_CASE("an async run killed with SIGKILL at random moments and resumed gives the same results") {
+  // Messages in flight, lossy links with their random streams, pull requests and replies.
+  check_survives_kills("gossip-async-lossy", {"--set", "/run/iterations=400"});
+  check_survives_kills("detsgrad-async", {"--set", "/run/iterations=400"});
+}
+
+TEST_CASE("--resume continues an interrupted run from its folder alone") {
+  const fs::path out = interrupted("resume");
+  const auto r = dlsim::testing::run_binary(
+      "resume", "run --quiet --resume " + out.string() + ".tmp");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const fs::path reference = scratch("resume-reference");
+  REQUIRE(dlsim::testing::run_binary("resume-ref", "run " + smoke("detsgrad") +
+                                                       " --quiet --set /run/iterations=400 -o " +
+                                                       reference.string())
+              .exit_code == 0);
+  CHECK(fingerprint(out) == fingerprint(reference));
+}
+
+TEST_CASE("a checkpoint of another scenario is refused, naming the first key that differs") {
+  const fs::path out = interrupted("other-scenario");
+  const auto r = dlsim::testing::run_binary(
+      "other-scenario", "run " + smoke("detsgrad") + " --quiet --set /run/iterations=401 -o " +
+                            out.string());
+  CHECK(r.exit_code == 2);
+  CHECK_MESSAGE(r.err.find("checkpoint.bin: written for another scenario (they differ at "
+                           "/run/iterations)") != std::string::npos,
+                r.err);
+  CHECK(fs::exists(fs::path(out.string() + ".tmp") / dlsim::kCheckpointName));  // kept
+}
+
+TEST_CASE("a damaged checkpoint is refused with exit 2, naming the file") {
+  const fs::path out = interrupted("damaged");
+  const fs::path file = fs::path(out.string() + ".tmp") / dlsim::kCheckpointName;
+  fs::resize_file(file, fs::file_size(file) - 100);
+  const auto r = dlsim::testing::run_binary(
+      "damaged", "run " + smoke("detsgrad") + " --quiet --set /run/iterations=400 -o " +
+                     out.string());
+  CHECK(r.exit_code == 2);
+  CHECK_MESSAGE(r.err.starts_with("dlsim: " + file.string() + ": damaged checkpoint at byte "),
+                r.err);
+}
+
+TEST_CASE("--checkpoint-every takes iterations or a wall-clock duration") {
+  CHECK(dlsim::parse_checkpoint_every("1000").every_iterations == 1000);
+  CHECK(dlsim::parse_checkpoint_every("90s").every_seconds == 90.0);
+  CHECK(dlsim::parse_checkpoint_every("10min").every_seconds == 600.0);
+  CHECK(dlsim::parse_checkpoint_every("1.5h").every_seconds == 5400.0);
+  for (const char* bad : {"0", "-5", "", "ten", "5 min", "0s", "1e3", "min"})
+    CHECK_THROWS_WITH_AS(dlsim::parse_checkpoint_every(bad),
+                         doctest::Contains("--checkpoint-every: expected iterations"),
+                         dlsim::InputError);
+}
