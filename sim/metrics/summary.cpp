@@ -91,7 +91,11 @@ json make_summary(const RunFacts& facts, const CommRecorder& comm, const EvalPoi
                        static_cast<double>(facts.memory_estimate_bytes) / (1024.0 * 1024.0)},
                       {"huge_pages", malloc_huge_pages()}}},
             {"warnings", facts.warnings},
-            {"resumes", facts.resumes}};
+            {"resumes", facts.resumes},
+            {"checkpoints",
+             {{"written", facts.checkpoints.written},
+              {"seconds", facts.checkpoints.seconds},
+              {"last_mb", static_cast<double>(facts.checkpoints.last_bytes) / (1024.0 * 1024.0)}}}};
   if (last) s["final"] = final_section(facts.quadratic, *last);
   // Per-agent class counts of the shards (empty for quadratic and centralized runs).
   s["shards"] = {{"class_counts", facts.class_counts}};

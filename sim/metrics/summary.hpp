@@ -46,6 +46,11 @@ struct RunFacts {
   bool quadratic = false;
   uint64_t memory_estimate_bytes = 0;  // sim/scenario/memory_estimate.hpp, made before building
   int64_t resumes = 0;                 // times the run continued from a checkpoint
+  struct {
+    int64_t written = 0;        // by this process
+    double seconds = 0.0;       // spent writing them
+    uint64_t last_bytes = 0;    // the size of the last one
+  } checkpoints;
   RunTimes times;
   std::vector<std::string> warnings;
   std::vector<std::vector<uint32_t>> class_counts;  // [agent][class] of the shards

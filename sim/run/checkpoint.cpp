@@ -135,12 +135,13 @@ CheckpointIdentity checkpoint_identity(const ScenarioSpec& spec) {
   return {build_key() + ", " + binary_hash(), scenario_to_json(spec).dump()};
 }
 
-void write_checkpoint(const fs::path& folder, const CheckpointIdentity& identity,
+uint64_t write_checkpoint(const fs::path& folder, const CheckpointIdentity& identity,
                       const CheckpointPolicy& policy, const RunCounters& counters,
                       const World& world, const Swarm& swarm, const CommRecorder& comm,
                       const std::function<void(StateWriter&)>& driver_state) {
   const fs::path final_file = folder / kCheckpointName;
   const fs::path partial = folder / (std::string(kCheckpointName) + ".partial");
+  uint64_t bytes = 0;
   {
     StateWriter out(partial.string());
     for (char c : kMagic) out.put(c);
@@ -167,6 +168,7 @@ void write_checkpoint(const fs::path& folder, const CheckpointIdentity& identity
     comm.save(out);
     driver_state(out);
     out.finish();
+    bytes = out.bytes_written() + sizeof(uint64_t);  // and the trailer
   }
   std::error_code ec;
   fs::rename(partial, final_file, ec);
@@ -174,6 +176,7 @@ void write_checkpoint(const fs::path& folder, const CheckpointIdentity& identity
     throw EnvironmentError(fmt::format("{}: cannot move the checkpoint into place: {}",
                                        final_file.string(), ec.message()));
   sync_to_disk(folder);
+  return bytes;
 }
 
 CheckpointPolicy check_checkpoint(const fs::path& file, const CheckpointIdentity& identity) {

@@ -50,8 +50,9 @@ struct CheckpointIdentity {
 };
 CheckpointIdentity checkpoint_identity(const ScenarioSpec& spec);
 
-/// Writes folder/checkpoint.bin atomically. `driver_state` appends the driver's part last.
-void write_checkpoint(const std::filesystem::path& folder, const CheckpointIdentity& identity,
+/// Writes folder/checkpoint.bin atomically and returns its size. `driver_state` appends the
+/// driver's part last.
+uint64_t write_checkpoint(const std::filesystem::path& folder, const CheckpointIdentity& identity,
                       const CheckpointPolicy& policy, const RunCounters& counters,
                       const World& world, const Swarm& swarm, const CommRecorder& comm,
                       const std::function<void(StateWriter&)>& driver_state);

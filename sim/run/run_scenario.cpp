@@ -150,10 +150,15 @@ class CheckpointWriter final : public CheckpointSink {
     counters.times.events_s = driver_times_.events_s;
     counters.times.updates_s = driver_times_.updates_s;
     counters.times.wall_s = wall_before_ + since(start_);
-    write_checkpoint(folder_.staging(), identity_, policy_, counters, world_, swarm_, comm_,
-                     driver_state);
+    const auto begin = Clock::now();
+    stats_.last_bytes = write_checkpoint(folder_.staging(), identity_, policy_, counters, world_,
+                                         swarm_, comm_, driver_state);
+    stats_.seconds += since(begin);
+    ++stats_.written;
     last_ = Clock::now();
   }
+
+  const decltype(RunFacts::checkpoints)& stats() const { return stats_; }
 
  private:
   CheckpointPolicy policy_;
@@ -169,6 +174,7 @@ class CheckpointWriter final : public CheckpointSink {
   double wall_before_;  // wall time of the run before it was resumed
   int64_t resumes_;
   Clock::time_point last_;
+  decltype(RunFacts::checkpoints) stats_;
 };
 
 }  // namespace
@@ -236,7 +242,9 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   times.updates_s = driver_times.updates_s;
   times.wall_s += since(start);
   RunReport report;
-  report.summary = make_summary(facts_of(*world, outcome, times, memory, resumes), comm, points.last());
+  RunFacts facts = facts_of(*world, outcome, times, memory, resumes);
+  facts.checkpoints = checkpoints.stats();
+  report.summary = make_summary(facts, comm, points.last());
   folder.write_text("summary.json", report.summary.dump(2) + "\n");
   fs::remove(checkpoint);  // a finished run's folder holds its results only
   folder.commit();
