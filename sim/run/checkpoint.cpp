@@ -179,6 +179,12 @@ uint64_t write_checkpoint(const fs::path& folder, const CheckpointIdentity& iden
   return bytes;
 }
 
+void remove_checkpoint(const fs::path& folder) {
+  std::error_code ec;
+  fs::remove(folder / kCheckpointName, ec);
+  fs::remove(folder / (std::string(kCheckpointName) + ".partial"), ec);
+}
+
 CheckpointPolicy check_checkpoint(const fs::path& file, const CheckpointIdentity& identity) {
   StateReader in(file.string());
   const Header h = read_header(in);

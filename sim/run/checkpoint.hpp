@@ -57,6 +57,10 @@ uint64_t write_checkpoint(const std::filesystem::path& folder, const CheckpointI
                       const World& world, const Swarm& swarm, const CommRecorder& comm,
                       const std::function<void(StateWriter&)>& driver_state);
 
+/// Removes folder's checkpoint and any half-written one (a kill while writing leaves it): a
+/// finished run's folder holds its results only.
+void remove_checkpoint(const std::filesystem::path& folder);
+
 struct Resumed {
   std::unique_ptr<StateReader> reader;  // positioned at the driver's part
   RunCounters counters;

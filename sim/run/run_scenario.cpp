@@ -246,7 +246,7 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   facts.checkpoints = checkpoints.stats();
   report.summary = make_summary(facts, comm, points.last());
   folder.write_text("summary.json", report.summary.dump(2) + "\n");
-  fs::remove(checkpoint);  // a finished run's folder holds its results only
+  remove_checkpoint(folder.staging());
   folder.commit();
   report.out = options.out;
   return report;
