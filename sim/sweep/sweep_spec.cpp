@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -158,9 +159,15 @@ class SweepReader {
     return pick;
   }
 
+  // A sweep file of a few hundred bytes can ask for 2^64 points: the product would wrap (to 0, an
+  // empty sweep that validated nothing).
   size_t point_count() const {
     size_t n = zip_.empty() ? 1 : zip_.front().values.size();
-    for (const Variation& v : grid_) n *= v.values.size();
+    for (const Variation& v : grid_) {
+      if (n > std::numeric_limits<size_t>::max() / v.values.size())
+        fail(v.entry, "the sweep would have 2^64 points or more");
+      n *= v.values.size();
+    }
     return n;
   }
 

@@ -128,6 +128,15 @@ TEST_CASE("a base scenario that is not a JSON object is bad input, not an intern
   CHECK(error_of(file) == file + ": /base: " + base + ": a scenario is a JSON object, got array");
 }
 
+TEST_CASE("a grid of 2^64 points is refused, not wrapped to an empty sweep") {
+  // Found while writing the sweep fuzz harness: 64 keys of 2 values each made 0 runs, exit 0.
+  const fs::path dir = scratch("grid-overflow");
+  std::string grid;
+  for (int i = 0; i < 64; ++i) grid += fmt::format("{}\"/x{}\": [1, 2]", i ? ", " : "", i);
+  const std::string file = sweep_file(dir, R"({"base": "BASE", "grid": {)" + grid + "}}");
+  CHECK(error_of(file) == file + ": /grid/~1x63: the sweep would have 2^64 points or more");
+}
+
 TEST_CASE("a sweep runs every run once, writes sweep.csv, and a second start reuses them") {
   const fs::path dir = scratch("run");
   const SweepSpec spec = load_sweep(sweep_file(dir, R"({
