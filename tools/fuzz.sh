@@ -56,14 +56,15 @@ for t in "${targets[@]}"; do
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" \
     </dev/null >"$log" 2>&1
   rc=$?
-  stats=$(grep -E '^#[0-9]+.*(DONE|cov:)' "$log" | tail -1)
+  coverage=$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' "$log" | tail -1)
   execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$')
-  echo "fuzz: $t: ${execs:-?} executions in ${seconds} s; ${stats#* }"
+  echo "fuzz: $t: ${execs:-?} executions; ${coverage:-no coverage line} (log $log)"
   if [[ $rc -ne 0 ]]; then
     status=1
     reproducer=$(grep -oE 'Test unit written to [^ ]+' "$log" | tail -1 | cut -d' ' -f5)
-    grep -E 'ERROR|SUMMARY|runtime error|terminate called|what\(\)' "$log" | head -5 >&2
-    echo "fuzz: $t: FOUND a problem (exit $rc): reproducer ${reproducer:-none written}; log $log" >&2
+    grep -E '^==[0-9]+== ?ERROR|^SUMMARY|runtime error:|^terminate called|^  what\(\)' "$log" |
+      head -5 >&2
+    echo "fuzz: $t: FOUND a problem (exit $rc): reproducer ${reproducer:-none written}" >&2
   fi
 done
 exit $status
