@@ -28,7 +28,7 @@ probe='extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long
 if ! command -v clang >/dev/null || ! command -v clang++ >/dev/null ||
    ! clang++ -x c++ -fsanitize=fuzzer,address,undefined -o "$scratch/probe" - <<<"$probe" \
         >/dev/null 2>&1; then
-  echo "fuzz: clang++ with libFuzzer (-fsanitize=fuzzer) is not available here (apt-get install clang)" >&2
+  echo "fuzz: no clang++ with libFuzzer here (apt-get install clang libclang-rt-dev)" >&2
   exit 5
 fi
 
