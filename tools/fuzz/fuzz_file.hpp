@@ -19,8 +19,8 @@
 namespace dlsim::fuzz {
 
 /// The scratch folder of this process, created on first use and removed at a normal exit (a
-/// crash leaves it behind for tools/fuzz.sh to clear). Never destroyed: the atexit handler that
-/// removes it may run after static destructors.
+/// crash leaves it behind for tools/fuzz.sh to clear). Held by a pointer that is never deleted:
+/// the atexit handler may run after static destructors.
 inline const std::filesystem::path& scratch_dir() {
   static const std::filesystem::path* const dir = [] {
     const char* tmp = std::getenv("TMPDIR");
@@ -30,13 +30,12 @@ inline const std::filesystem::path& scratch_dir() {
       std::perror("dlsim fuzz: mkdtemp");
       std::abort();
     }
+    std::atexit([] {
+      std::error_code ignored;
+      std::filesystem::remove_all(scratch_dir(), ignored);
+    });
     return new std::filesystem::path(pattern);
   }();
-  static const bool cleanup = std::atexit([] {
-    std::error_code ignored;
-    std::filesystem::remove_all(*dir, ignored);
-  }) == 0;
-  (void)cleanup;
   return *dir;
 }
 
