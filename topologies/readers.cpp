@@ -156,14 +156,44 @@ std::string one_line(std::string text) {
   return text;
 }
 
+// Boost's read_graphviz parses nested subgraphs ("{ ... }") recursively: a file of a hundred
+// thousand '{' exhausts the stack (a crash, not an error). Topologies nest a few levels at most.
+constexpr int kMaxDotDepth = 64;
+
+// Throws InputError when braces nest deeper than kMaxDotDepth. Braces in quoted strings (record
+// labels such as "{a|{b|c}}") and in comments (//, /* */, '#' lines) do not count.
+void check_dot_depth(std::string_view text, const std::string& path) {
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;  // \" does not end the string
+    } else if ((c == '/' && next == '/') || (c == '#' && (i == 0 || text[i - 1] == '\n'))) {
+      i = std::min(text.find('\n', i), text.size());
+    } else if (c == '/' && next == '*') {
+      const size_t end = text.find("*/", i + 2);
+      i = end == std::string_view::npos ? text.size() : end + 1;
+    } else if (c == '{' && ++depth > kMaxDotDepth) {
+      throw InputError(
+          fmt::format("{}: subgraphs nested deeper than {} levels", path, kMaxDotDepth));
+    } else if (c == '}') {
+      depth = std::max(depth - 1, 0);
+    }
+  }
+}
+
 DotGraph parse_dot_text(const std::string& path) {
   DotGraph g;
   boost::dynamic_properties dp(boost::ignore_other_properties);
   dp.property("node_id", get(&DotNode::id, g));
   dp.property("latency", get(&DotEdge::latency, g));
   dp.property("bandwidth", get(&DotEdge::bandwidth, g));
+  const std::string text = read_whole_file(path);
+  check_dot_depth(text, path);
   try {
-    boost::read_graphviz(read_whole_file(path), g, dp, "node_id");
+    boost::read_graphviz(text, g, dp, "node_id");
   } catch (const boost::graph_exception& e) {
     throw InputError(fmt::format("{}: {}", path, one_line(e.what())));
   } catch (const boost::dynamic_property_exception& e) {

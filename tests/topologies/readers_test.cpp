@@ -132,6 +132,27 @@ TEST_CASE("malformed DOT files name the file") {
         ": edge 0 -- 1: expected a duration such as \"2ms\", got \"2 hours\"");
 }
 
+TEST_CASE("DOT subgraphs nested past 64 levels are an input error, not a stack overflow") {
+  // Shown through the dot fuzz harness: 100,000 nested subgraphs crashed Boost's recursive parser.
+  const auto nested = [](int depth) {  // the graph's own braces are one level
+    std::string text = "graph { ";
+    for (int i = 1; i < depth; ++i) text += "subgraph { ";
+    return text + "0 -- 1 " + std::string(depth, '}');
+  };
+  const std::string deep = write_file("deep.dot", nested(100000));
+  CHECK_THROWS_WITH_AS(read_dot(deep, 0),
+                       (deep + ": subgraphs nested deeper than 64 levels").c_str(), InputError);
+  const std::string past = write_file("past.dot", nested(65));
+  CHECK_THROWS_WITH_AS(read_dot(past, 0), doctest::Contains("nested deeper"), InputError);
+  CHECK(read_dot(write_file("at-limit.dot", nested(64)), 0).edges.size() == 1);
+  // Braces in quoted strings and comments are not nesting.
+  const std::string braces(100, '{');
+  const std::string labels = write_file(
+      "braces.dot", "graph { 0 -- 1 [label=\"" + braces + "\\\"" + braces + "\"]; // " + braces +
+                        "\n/* " + braces + " */\n# " + braces + "\n}");
+  CHECK(read_dot(labels, 0).edges.size() == 1);
+}
+
 TEST_CASE("DOT attributes override the defaults, other attributes are ignored") {
   TopologySpec s;
   s.kind = TopologyKind::kDot;
