@@ -14,6 +14,10 @@
 namespace dlsim {
 namespace {
 
+// The most runs one sweep file may expand to (docs: README, "Sweeps").
+constexpr size_t kMaxRuns = 100000;
+
+
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 using ordered = nlohmann::ordered_json;
@@ -186,6 +190,14 @@ class SweepReader {
 
   void expand(SweepSpec& spec) const {
     const size_t points = point_count();
+    // Each run holds its validated scenario (about 8 KB): a sweep file of a few lines could
+    // otherwise ask for more memory and time than any study needs before one run starts.
+    const size_t seeds = std::max<size_t>(1, seeds_.size());
+    if (points > kMaxRuns / seeds)
+      fail(grid_.empty() ? (zip_.empty() ? "/seeds" : "/zip") : "/grid",
+           fmt::format("the sweep would have {} points x {} seeds, more than {} runs; split it "
+                       "into several sweep files",
+                       points, seeds, kMaxRuns));
     const int width = std::max<int>(4, static_cast<int>(std::to_string(points - 1).size()));
     for (size_t p = 0; p < points; ++p) {
       const std::vector<size_t> pick = choices(p);

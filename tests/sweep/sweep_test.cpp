@@ -137,6 +137,19 @@ TEST_CASE("a grid of 2^64 points is refused, not wrapped to an empty sweep") {
   CHECK(error_of(file) == file + ": /grid/~1x63: the sweep would have 2^64 points or more");
 }
 
+TEST_CASE("a sweep of more than 100,000 runs is refused before any is expanded") {
+  // 10^5 points x 2 seeds: expanded, it would hold 200,000 validated scenarios (about 1.6 GB).
+  const fs::path dir = scratch("too-many");
+  std::string grid;
+  for (int i = 0; i < 5; ++i)
+    grid += fmt::format("{}\"/x{}\": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]", i ? ", " : "", i);
+  const std::string file =
+      sweep_file(dir, R"({"base": "BASE", "seeds": [1, 2], "grid": {)" + grid + "}}");
+  CHECK(error_of(file) == file +
+                              ": /grid: the sweep would have 100000 points x 2 seeds, more than "
+                              "100000 runs; split it into several sweep files");
+}
+
 TEST_CASE("a sweep runs every run once, writes sweep.csv, and a second start reuses them") {
   const fs::path dir = scratch("run");
   const SweepSpec spec = load_sweep(sweep_file(dir, R"({
