@@ -58,6 +58,31 @@ Message SnapshotLoader::get_message() {
   return m;
 }
 
+void SnapshotSaver::put_all(std::span<const Snapshot> list) {
+  out_.put<uint64_t>(list.size());
+  for (const Snapshot& s : list) put(s);
+}
+
+void SnapshotSaver::put_all(std::span<const Message> list) {
+  out_.put<uint64_t>(list.size());
+  for (const Message& m : list) put(m);
+}
+
+void SnapshotLoader::get_all(std::vector<Snapshot>& list) {
+  list.clear();
+  for (auto n = in_.get<uint64_t>(); n > 0; --n) list.push_back(get_snapshot());
+}
+
+void SnapshotLoader::get_all(std::vector<Message>& list) {
+  list.clear();
+  for (auto n = in_.get<uint64_t>(); n > 0; --n) list.push_back(get_message());
+}
+
+void SnapshotLoader::get_into(std::span<Snapshot> list) {
+  if (in_.get<uint64_t>() != list.size()) in_.fail("another graph: a list of copies differs");
+  for (Snapshot& s : list) s = get_snapshot();
+}
+
 void save_agent(const Agent& a, StateWriter& out) {
   out.put(a.id);
   save_params(a.x, out);

@@ -3,6 +3,7 @@
 // shared again when loaded), messages, and the agents themselves.
 #pragma once
 
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -19,6 +20,9 @@ class SnapshotSaver {
   explicit SnapshotSaver(StateWriter& out) : out_(out) {}
   void put(const Snapshot& s);
   void put(const Message& m);
+  /// A list: its length, then each element.
+  void put_all(std::span<const Snapshot> list);
+  void put_all(std::span<const Message> list);
   StateWriter& out() { return out_; }
 
  private:
@@ -32,6 +36,11 @@ class SnapshotLoader {
   explicit SnapshotLoader(StateReader& in) : in_(in) {}
   Snapshot get_snapshot();
   Message get_message();
+  /// A list written by put_all, replacing `list`'s contents.
+  void get_all(std::vector<Snapshot>& list);
+  void get_all(std::vector<Message>& list);
+  /// A list written by put_all into `list`, which must have its length (one per neighbour).
+  void get_into(std::span<Snapshot> list);
   StateReader& in() { return in_; }
 
  private:

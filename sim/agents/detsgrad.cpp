@@ -206,7 +206,6 @@ void Detsgrad::update_end(Agent& a) {
   s.next_drift = s.pass.drift.value();
 }
 
-
 // The steps memo and the update pass are recomputed; the snapshot pool starts empty (its buffers
 // are only reused storage); the cache is saved when valid (recomputing it gives the same floats,
 // but whether it is valid steers which pass runs, and so the time it takes).
@@ -215,8 +214,7 @@ void Detsgrad::save(SnapshotSaver& out) const {
   w.put<uint64_t>(state_.size());
   for (const PerAgent& s : state_) {
     out.put(s.broadcast);
-    w.put<uint64_t>(s.held.size());
-    for (const Snapshot& h : s.held) out.put(h);
+    out.put_all(s.held);
     out.put(s.pending);
     w.put(s.dirty_rate);
     w.put(s.cache_valid);
@@ -235,8 +233,7 @@ void Detsgrad::load(SnapshotLoader& in) {
   if (r.get<uint64_t>() != state_.size()) r.fail("another number of agents");
   for (PerAgent& s : state_) {
     s.broadcast = in.get_snapshot();
-    if (r.get<uint64_t>() != s.held.size()) r.fail("another graph");
-    for (Snapshot& h : s.held) h = in.get_snapshot();
+    in.get_into(s.held);
     s.pending = in.get_snapshot();
     s.dirty_rate = r.get<double>();
     s.cache_valid = r.get<bool>();

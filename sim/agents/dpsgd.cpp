@@ -53,14 +53,12 @@ void Dpsgd::update(Agent& a) {
   a.learner->apply_step(a.x, a.g, a.iteration);
 }
 
-
 // `mixed` is a workspace within update(); the pool starts empty.
 void Dpsgd::save(SnapshotSaver& out) const {
   out.out().put<uint64_t>(state_.size());
   for (const PerAgent& s : state_) {
     out.put(s.current);
-    out.out().put<uint64_t>(s.held.size());
-    for (const Snapshot& h : s.held) out.put(h);
+    out.put_all(s.held);
   }
 }
 
@@ -68,8 +66,7 @@ void Dpsgd::load(SnapshotLoader& in) {
   if (in.in().get<uint64_t>() != state_.size()) in.in().fail("another number of agents");
   for (PerAgent& s : state_) {
     s.current = in.get_snapshot();
-    if (in.in().get<uint64_t>() != s.held.size()) in.in().fail("another graph");
-    for (Snapshot& h : s.held) h = in.get_snapshot();
+    in.get_into(s.held);
   }
 }
 }  // namespace dlsim

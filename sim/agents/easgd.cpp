@@ -87,7 +87,6 @@ void Easgd::update(Agent& a) {
   s.deltas.clear();
 }
 
-
 void Easgd::save(SnapshotSaver& out) const {
   StateWriter& w = out.out();
   save_params(z_, w);
@@ -95,8 +94,7 @@ void Easgd::save(SnapshotSaver& out) const {
   for (const PerAgent& s : state_) {
     out.put(s.pending);
     out.put(s.sent);
-    w.put<uint64_t>(s.deltas.size());
-    for (const Snapshot& d : s.deltas) out.put(d);
+    out.put_all(s.deltas);
   }
   w.put<uint64_t>(round_.size());
   for (const Pending& p : round_) {
@@ -112,8 +110,7 @@ void Easgd::load(SnapshotLoader& in) {
   for (PerAgent& s : state_) {
     s.pending = in.get_snapshot();
     s.sent = in.get_snapshot();
-    s.deltas.clear();
-    for (auto n = r.get<uint64_t>(); n > 0; --n) s.deltas.push_back(in.get_snapshot());
+    in.get_all(s.deltas);
   }
   round_.clear();
   for (auto n = r.get<uint64_t>(); n > 0; --n) {

@@ -68,7 +68,6 @@ void ElasticGossip::update(Agent& a) {
   s.current = nullptr;
 }
 
-
 // `pull` is a workspace within update(); the pool starts empty.
 void ElasticGossip::save(SnapshotSaver& out) const {
   StateWriter& w = out.out();
@@ -77,8 +76,7 @@ void ElasticGossip::save(SnapshotSaver& out) const {
     w.put(s.fire);
     w.put(s.peer);
     out.put(s.current);
-    w.put<uint64_t>(s.partners.size());
-    for (const Message& m : s.partners) out.put(m);
+    out.put_all(s.partners);
   }
 }
 
@@ -89,8 +87,7 @@ void ElasticGossip::load(SnapshotLoader& in) {
     s.fire = r.get<bool>();
     s.peer = r.get<AgentId>();
     s.current = in.get_snapshot();
-    s.partners.clear();
-    for (auto n = r.get<uint64_t>(); n > 0; --n) s.partners.push_back(in.get_message());
+    in.get_all(s.partners);
   }
 }
 }  // namespace dlsim

@@ -68,7 +68,6 @@ void GossipSgd::update(Agent& a) {
   a.learner->apply_step(a.x, a.g, a.iteration);
 }
 
-
 void GossipSgd::save(SnapshotSaver& out) const {
   StateWriter& w = out.out();
   w.put<uint64_t>(state_.size());
@@ -76,8 +75,7 @@ void GossipSgd::save(SnapshotSaver& out) const {
     w.put(s.fire);
     w.put(s.peer);
     out.put(s.current);
-    w.put<uint64_t>(s.inbox.size());
-    for (const Message& m : s.inbox) out.put(m);
+    out.put_all(s.inbox);
     w.put(s.weight);
   }
 }
@@ -89,8 +87,7 @@ void GossipSgd::load(SnapshotLoader& in) {
     s.fire = r.get<bool>();
     s.peer = r.get<AgentId>();
     s.current = in.get_snapshot();
-    s.inbox.clear();
-    for (auto n = r.get<uint64_t>(); n > 0; --n) s.inbox.push_back(in.get_message());
+    in.get_all(s.inbox);
     s.weight = r.get<double>();
   }
 }

@@ -68,7 +68,6 @@ void RingAllReduce::after_updates(std::span<Agent> agents) {
   for (Agent& a : agents) a.x = mean_;
 }
 
-
 void RingAllReduce::save(SnapshotSaver& out) const {
   out.out().put_vector(fire_);
   save_params(mean_, out.out());

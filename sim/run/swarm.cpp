@@ -27,13 +27,11 @@ bool Swarm::dispatch(const Event& e) {
 }
 
 void Swarm::save(SnapshotSaver& out) const {
-  out.out().put<uint64_t>(in_flight_.size());
-  for (const Message& m : in_flight_) out.put(m);
+  out.put_all(in_flight_);
 }
 
 void Swarm::load(SnapshotLoader& in) {
-  in_flight_.clear();
-  for (auto n = in.in().get<uint64_t>(); n > 0; --n) in_flight_.push_back(in.get_message());
+  in.get_all(in_flight_);
 }
 
 }  // namespace dlsim

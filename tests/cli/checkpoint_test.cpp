@@ -45,9 +45,8 @@ struct Attempt {
   std::string err;
 };
 
-// Runs build/dlsim with `args`; kills it with SIGKILL after `kill_after` unless it ended first.
-Attempt run_until(const std::vector<std::string>& args, std::chrono::microseconds kill_after,
-                  const fs::path& err_file) {
+// Starts build/dlsim with `args` in a child process, stdout to /dev/null, stderr to err_file.
+pid_t spawn(const std::vector<std::string>& args, const fs::path& err_file) {
   const pid_t pid = fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
@@ -63,6 +62,13 @@ Attempt run_until(const std::vector<std::string>& args, std::chrono::microsecond
     execv(binary.c_str(), argv.data());
     _exit(127);
   }
+  return pid;
+}
+
+// Runs build/dlsim with `args`; kills it with SIGKILL after `kill_after` unless it ended first.
+Attempt run_until(const std::vector<std::string>& args, std::chrono::microseconds kill_after,
+                  const fs::path& err_file) {
+  const pid_t pid = spawn(args, err_file);
   Attempt a;
   const auto deadline = Clock::now() + kill_after;
   int status = 0;
@@ -122,27 +128,13 @@ void check_survives_kills(const std::string& name, const std::vector<std::string
 }
 
 // A run interrupted right after its first checkpoint: its OUT.tmp.
-fs::path interrupted(const std::string& tag, const std::vector<std::string>& extra = {}) {
+fs::path interrupted(const std::string& tag) {
   const fs::path out = scratch(tag);
-  std::vector<std::string> command{"run",   smoke("detsgrad"), "--quiet", "-o", out.string(),
+  const std::vector<std::string> command{"run", smoke("detsgrad"), "--quiet", "-o", out.string(),
                                    "--set", "/run/iterations=400", "--checkpoint-every", "10"};
-  command.insert(command.end(), extra.begin(), extra.end());
   const fs::path file = fs::path(out.string() + ".tmp") / dlsim::kCheckpointName;
   // Killed as soon as the checkpoint is there: polled well within the run's length.
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    const int null = open("/dev/null", O_WRONLY);
-    dup2(null, 1);
-    dup2(null, 2);
-    std::vector<char*> argv;
-    const std::string binary = std::string(DLSIM_BINARY_DIR) + "/dlsim";
-    argv.push_back(const_cast<char*>(binary.c_str()));
-    for (const std::string& a : command) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(binary.c_str(), argv.data());
-    _exit(127);
-  }
+  const pid_t pid = spawn(command, out.string() + ".err");
   int status = 0;
   while (!fs::exists(file) && waitpid(pid, &status, WNOHANG) == 0)
     std::this_thread::sleep_for(std::chrono::microseconds(100));
