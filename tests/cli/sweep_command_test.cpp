@@ -74,6 +74,25 @@ std::map<std::string, ino_t> finished_runs(const fs::path& out) {
   return runs;
 }
 
+// Starts `dlsim sweep SWEEP -o OUT --jobs 1 --quiet [--checkpoint-every N]` as a child process.
+pid_t spawn_sweep(const std::string& sweep, const fs::path& out, const char* checkpoint_every) {
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, STDOUT_FILENO);
+    dup2(null, STDERR_FILENO);
+    if (checkpoint_every)
+      execl(kDlsim.c_str(), "dlsim", "sweep", sweep.c_str(), "-o", out.c_str(), "--jobs", "1",
+            "--quiet", "--checkpoint-every", checkpoint_every, static_cast<char*>(nullptr));
+    else
+      execl(kDlsim.c_str(), "dlsim", "sweep", sweep.c_str(), "-o", out.c_str(), "--jobs", "1",
+            "--quiet", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  return pid;
+}
+
 }  // namespace
 
 TEST_CASE("a sweep killed with SIGKILL resumes: every run exactly once, the same sweep.csv") {
@@ -83,16 +102,7 @@ TEST_CASE("a sweep killed with SIGKILL resumes: every run exactly once, the same
   REQUIRE(run_in_process({"sweep", sweep, "-o", reference.string(), "--jobs", "1", "--quiet"}) ==
           0);
 
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    const int null = open("/dev/null", O_WRONLY);
-    dup2(null, STDOUT_FILENO);
-    dup2(null, STDERR_FILENO);
-    execl(kDlsim.c_str(), "dlsim", "sweep", sweep.c_str(), "-o", killed.c_str(), "--jobs", "1",
-          "--quiet", static_cast<char*>(nullptr));
-    _exit(127);
-  }
+  const pid_t pid = spawn_sweep(sweep, killed, nullptr);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (finished_runs(killed).size() < 2 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -232,16 +242,7 @@ TEST_CASE("an interrupted sweep with checkpoints resumes its unfinished runs fro
   const fs::path reference = dir / "reference", killed = dir / "killed";
   REQUIRE(run_in_process({"sweep", sweep, "-o", reference.string(), "--jobs", "1", "--quiet"}) ==
           0);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    const int null = open("/dev/null", O_WRONLY);
-    dup2(null, STDOUT_FILENO);
-    dup2(null, STDERR_FILENO);
-    execl(kDlsim.c_str(), "dlsim", "sweep", sweep.c_str(), "-o", killed.c_str(), "--jobs", "1",
-          "--quiet", "--checkpoint-every", "1000", static_cast<char*>(nullptr));
-    _exit(127);
-  }
+  const pid_t pid = spawn_sweep(sweep, killed, "1000");
   // Killed once a run in progress has written a checkpoint.
   auto checkpointed = [&] {
     std::vector<std::string> ids;
