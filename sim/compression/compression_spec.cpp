@@ -1,0 +1,56 @@
+#include "sim/compression/compression_spec.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dlsim {
+
+uint64_t CompressionSpec::kept(uint64_t d) const {
+  if (sparsifier == Sparsifier::kNone || d == 0) return d;
+  uint64_t n = k;
+  if (n == 0) n = static_cast<uint64_t>(std::ceil(fraction * static_cast<double>(d)));
+  return std::clamp<uint64_t>(n, 1, d);
+}
+
+uint64_t CompressionSpec::wire_bytes(uint64_t d) const {
+  const uint64_t n = kept(d);
+  uint64_t bits = 0;
+  if (sparsifier != Sparsifier::kNone && indices == IndexCoding::kSent)
+    bits += std::min<uint64_t>(32 * n, d);  // a list of 32-bit indices, or a bit per entry
+  switch (quantizer) {
+    case Quantizer::kFloat32: bits += 32 * n; break;
+    case Quantizer::kFp16:
+    case Quantizer::kBf16: bits += 16 * n; break;
+    case Quantizer::kSign: bits += n + 32; break;
+    case Quantizer::kQsgd: {
+      // A level in 0..s takes ceil(log2(s + 1)) bits; one sign bit; the norm as a float.
+      uint64_t level_bits = 0;
+      while ((uint64_t{1} << level_bits) < uint64_t{levels} + 1) ++level_bits;
+      bits += n * (1 + level_bits) + 32;
+      break;
+    }
+  }
+  return (bits + 7) / 8;
+}
+
+std::string_view to_string(Sparsifier s) {
+  switch (s) {
+    case Sparsifier::kNone: return "none";
+    case Sparsifier::kTopK: return "top_k";
+    case Sparsifier::kRandomK: return "random_k";
+  }
+  return "?";
+}
+
+std::string_view to_string(Quantizer q) {
+  switch (q) {
+    case Quantizer::kFloat32: return "float32";
+    case Quantizer::kQsgd: return "qsgd";
+    case Quantizer::kSign: return "sign";
+    case Quantizer::kFp16: return "fp16";
+    case Quantizer::kBf16: return "bf16";
+  }
+  return "?";
+}
+
+}  // namespace dlsim
