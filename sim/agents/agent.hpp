@@ -18,7 +18,8 @@ struct Agent {
         g(ParamVector::Zero(x.size())),
         learner(std::move(agent_learner)),
         trigger_rng(seed, "trigger", agent_id.value),
-        peer_rng(seed, "peer", agent_id.value) {}
+        peer_rng(seed, "peer", agent_id.value),
+        compress_rng(seed, "compress", agent_id.value) {}
 
   AgentId id;
   ParamVector x;            // current parameters
@@ -28,6 +29,7 @@ struct Agent {
   std::unique_ptr<Learner> learner;
   RandomStream trigger_rng;  // draws of the trigger (probability triggers)
   RandomStream peer_rng;     // choice of gossip peers
+  RandomStream compress_rng; // draws of the compressor (random_k, qsgd)
 };
 
 }  // namespace dlsim

@@ -4,6 +4,8 @@
 //                   (async mode computes g_k after it). Touches only a's state: the driver runs
 //                   it for many agents in parallel.
 //   (the gradient)  the driver computes a.g and a.loss at a.x, in the same parallel phase.
+//   after_gradient(a)  optional, sync mode only, same parallel phase: local work that needs this
+//                   iteration's gradient before anything is sent (CHOCO's local step).
 //   communicate(a)  at a's step event, in event order: send what prepare decided, and report
 //                   an event (Outbox::event) when the trigger fired.
 //   receive(a, m)   when a message reaches a; may answer (pull requests).
@@ -35,6 +37,8 @@ class Algorithm {
   /// Called once, after every agent's x holds its initial parameters.
   virtual void start(std::span<Agent> agents) = 0;
   virtual void prepare(Agent& a) = 0;
+  /// Sync mode only (an algorithm that overrides it is refused in async mode by the loader).
+  virtual void after_gradient(Agent&) {}
   virtual void communicate(Agent& a, Outbox& out) = 0;
   virtual void receive(Agent& a, const Message& m, Outbox& out) = 0;
   virtual void update(Agent& a) = 0;

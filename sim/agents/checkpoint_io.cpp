@@ -44,6 +44,30 @@ void SnapshotSaver::put(const Message& m) {
   out_.put(m.weight);
   out_.put(m.stage);
   out_.put(m.size_bytes);
+  put(m.delta);
+  out_.put(m.uncompressed_bytes);
+}
+
+void SnapshotSaver::put(const Delta& d) {
+  if (!d) {
+    out_.put<uint32_t>(0);
+    return;
+  }
+  const auto next = static_cast<uint32_t>(delta_ids_.size() + 1);
+  const auto [it, fresh] = delta_ids_.emplace(d.get(), next);
+  out_.put(it->second);
+  if (fresh) d->save(out_);
+}
+
+Delta SnapshotLoader::get_delta() {
+  const auto id = in_.get<uint32_t>();
+  if (id == 0) return nullptr;
+  if (id <= deltas_.size()) return deltas_[id - 1];
+  if (id != deltas_.size() + 1) in_.fail("a compressed message number out of sequence");
+  auto d = std::make_shared<CompressedVector>();
+  d->load(in_);
+  deltas_.push_back(std::move(d));
+  return deltas_.back();
 }
 
 Message SnapshotLoader::get_message() {
@@ -55,6 +79,8 @@ Message SnapshotLoader::get_message() {
   m.weight = in_.get<double>();
   m.stage = in_.get<uint32_t>();
   m.size_bytes = in_.get<uint64_t>();
+  m.delta = get_delta();
+  m.uncompressed_bytes = in_.get<uint64_t>();
   return m;
 }
 
@@ -90,6 +116,7 @@ void save_agent(const Agent& a, StateWriter& out) {
   out.put(a.iteration);
   a.trigger_rng.save(out);
   a.peer_rng.save(out);
+  a.compress_rng.save(out);
   a.learner->save(out);
 }
 
@@ -100,6 +127,7 @@ void load_agent(Agent& a, StateReader& in) {
   a.iteration = in.get<int64_t>();
   a.trigger_rng.load(in);
   a.peer_rng.load(in);
+  a.compress_rng.load(in);
   a.learner->load(in);
 }
 

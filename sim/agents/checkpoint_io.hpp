@@ -20,6 +20,7 @@ class SnapshotSaver {
   explicit SnapshotSaver(StateWriter& out) : out_(out) {}
   void put(const Snapshot& s);
   void put(const Message& m);
+  void put(const Delta& d);
   /// A list: its length, then each element.
   void put_all(std::span<const Snapshot> list);
   void put_all(std::span<const Message> list);
@@ -28,6 +29,7 @@ class SnapshotSaver {
  private:
   StateWriter& out_;
   std::unordered_map<const ParamVector*, uint32_t> ids_;  // looked up only: order is the writes'
+  std::unordered_map<const CompressedVector*, uint32_t> delta_ids_;
 };
 
 /// Reads what a SnapshotSaver wrote, giving back shared buffers where the saved ones were shared.
@@ -36,6 +38,7 @@ class SnapshotLoader {
   explicit SnapshotLoader(StateReader& in) : in_(in) {}
   Snapshot get_snapshot();
   Message get_message();
+  Delta get_delta();
   /// A list written by put_all, replacing `list`'s contents.
   void get_all(std::vector<Snapshot>& list);
   void get_all(std::vector<Message>& list);
@@ -46,6 +49,7 @@ class SnapshotLoader {
  private:
   StateReader& in_;
   std::vector<Snapshot> table_;  // by number, from 1
+  std::vector<Delta> deltas_;    // by number, from 1
 };
 
 /// An agent's own state: x, its loss and iteration, its streams and its learner's state. Not g:

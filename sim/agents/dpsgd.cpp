@@ -11,6 +11,7 @@ void Dpsgd::start(std::span<Agent> agents) {
   DLSIM_CHECK(agents.size() == weights_.node_count(), "{} agents, mixing weights for {}",
               agents.size(), weights_.node_count());
   state_.assign(agents.size(), PerAgent{});
+  compression_.start(agents);
   for (const Agent& a : agents) {
     state_[a.id.value].held.assign(weights_.neighbors(a.id.value).size(), nullptr);
     state_[a.id.value].mixed = ParamVector::Zero(a.x.size());
@@ -21,7 +22,7 @@ void Dpsgd::prepare(Agent& a) {
   // A copy per iteration, in a reused buffer. The pool's use counts are exact here: neighbours
   // drop i's copies only in the event loop, which does not run concurrently with prepare().
   PerAgent& s = state_[a.id.value];
-  if (!weights_.neighbors(a.id.value).empty()) s.current = s.pool.take_copy(a.x);
+  if (!weights_.neighbors(a.id.value).empty()) s.current = compression_.snapshot(a, s.pool, a.x);
 }
 
 void Dpsgd::communicate(Agent& a, Outbox& out) {
@@ -29,8 +30,7 @@ void Dpsgd::communicate(Agent& a, Outbox& out) {
   if (!s.current) return;
   out.event(a);
   for (uint32_t j : weights_.neighbors(a.id.value))
-    out.send(Message{MessageKind::kParams, a.id, AgentId{j}, s.current, 0.0, 0,
-                     payload_bytes(*s.current)});
+    out.send(compression_.message(MessageKind::kParams, a, AgentId{j}, s.current));
   s.current = nullptr;
 }
 

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "sim/agents/agent_compression.hpp"
 #include "sim/agents/algorithm.hpp"
 #include "sim/agents/snapshot_pool.hpp"
 #include "topologies/mixing.hpp"
@@ -16,7 +17,9 @@ class Dpsgd final : public Algorithm {
  public:
   /// W by `rule` over the agents' graph. Throws InputError when the rule does not apply to the
   /// graph (uniform weights on an irregular graph).
-  Dpsgd(const topo::Graph& graph, topo::MixingRule rule) : weights_(graph, rule) {}
+  /// With `compression`, neighbours receive C(x_i) and mix it as x_i (naive compressed gossip).
+  Dpsgd(const topo::Graph& graph, topo::MixingRule rule, const CompressionSpec& compression = {})
+      : weights_(graph, rule), compression_(compression) {}
 
   const topo::MixingWeights& weights() const { return weights_; }
 
@@ -38,6 +41,7 @@ class Dpsgd final : public Algorithm {
   };
 
   topo::MixingWeights weights_;
+  AgentCompression compression_;
   std::vector<PerAgent> state_;
 };
 

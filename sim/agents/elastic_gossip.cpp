@@ -8,11 +8,12 @@
 namespace dlsim {
 
 ElasticGossip::ElasticGossip(double alpha, const TriggerSpec& trigger, const topo::Graph& graph,
-                             TimeMode mode)
-    : alpha_(alpha), trigger_(trigger), graph_(graph), mode_(mode) {}
+                             TimeMode mode, const CompressionSpec& compression)
+    : alpha_(alpha), trigger_(trigger), graph_(graph), mode_(mode), compression_(compression) {}
 
 void ElasticGossip::start(std::span<Agent> agents) {
   state_.assign(agents.size(), PerAgent{});
+  compression_.start(agents);
   for (const Agent& a : agents) {
     PerAgent& s = state_[a.id.value];
     s.partners.reserve(graph_.degree(a.id.value));
@@ -24,15 +25,15 @@ void ElasticGossip::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
   s.fire = gossip_now(trigger_, graph_, a, &s.peer);
   if (!s.fire) return;
-  snapshot_of(s.current, s.pool, a.x);  // the copy is made in the parallel phase
+  snapshot_of(s.current, s.pool, compression_, a);  // made in the parallel phase
 }
 
 void ElasticGossip::communicate(Agent& a, Outbox& out) {
   PerAgent& s = state_[a.id.value];
   if (!s.fire) return;
   out.event(a);
-  const Snapshot x = snapshot_of(s.current, s.pool, a.x);
-  out.send(Message{MessageKind::kParams, a.id, s.peer, x, 0.0, 0, payload_bytes(*x)});
+  out.send(compression_.message(MessageKind::kParams, a, s.peer,
+                                snapshot_of(s.current, s.pool, compression_, a)));
 }
 
 void ElasticGossip::add_partner(PerAgent& s, const Message& m) {
@@ -49,8 +50,8 @@ void ElasticGossip::receive(Agent& a, const Message& m, Outbox& out) {
   // in this round: then j's own kParams is the answer, and the pair exchanges once.
   const bool mutual = mode_ == TimeMode::kSync && s.fire && s.peer == m.from;
   if (m.kind == MessageKind::kParams && !mutual) {
-    const Snapshot x = snapshot_of(s.current, s.pool, a.x);
-    out.send(Message{MessageKind::kPullReply, a.id, m.from, x, 0.0, 0, payload_bytes(*x)});
+    out.send(compression_.message(MessageKind::kPullReply, a, m.from,
+                                  snapshot_of(s.current, s.pool, compression_, a)));
   }
 }
 

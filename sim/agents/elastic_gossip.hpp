@@ -12,6 +12,7 @@
 
 #include <vector>
 
+#include "sim/agents/agent_compression.hpp"
 #include "sim/agents/algorithm.hpp"
 #include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/time_mode.hpp"
@@ -23,7 +24,7 @@ namespace dlsim {
 class ElasticGossip final : public Algorithm {
  public:
   ElasticGossip(double alpha, const TriggerSpec& trigger, const topo::Graph& graph,
-                TimeMode mode);
+                TimeMode mode, const CompressionSpec& compression = {});
 
   std::string_view name() const override { return "elastic_gossip"; }
   void start(std::span<Agent> agents) override;
@@ -50,6 +51,7 @@ class ElasticGossip final : public Algorithm {
   Trigger trigger_;
   const topo::Graph& graph_;
   TimeMode mode_;
+  AgentCompression compression_;  // naive: models travel as C(x)
   std::vector<PerAgent> state_;
 };
 

@@ -7,11 +7,13 @@
 
 namespace dlsim {
 
-GossipSgd::GossipSgd(GossipMode mode, const TriggerSpec& trigger, const topo::Graph& graph)
-    : mode_(mode), trigger_(trigger), graph_(graph) {}
+GossipSgd::GossipSgd(GossipMode mode, const TriggerSpec& trigger, const topo::Graph& graph,
+                     const CompressionSpec& compression)
+    : mode_(mode), trigger_(trigger), graph_(graph), compression_(compression) {}
 
 void GossipSgd::start(std::span<Agent> agents) {
   state_.assign(agents.size(), PerAgent{});
+  compression_.start(agents);
   for (PerAgent& s : state_) s.inbox.reserve(graph_.node_count() > 64 ? 64 : graph_.node_count());
 }
 
@@ -20,7 +22,7 @@ void GossipSgd::prepare(Agent& a) {
   s.fire = gossip_now(trigger_, graph_, a, &s.peer);
   if (!s.fire) return;
   // Copied here, in the parallel phase.
-  if (mode_ == GossipMode::kPush) snapshot_of(s.current, s.pool, a.x);
+  if (mode_ == GossipMode::kPush) snapshot_of(s.current, s.pool, compression_, a);
 }
 
 void GossipSgd::communicate(Agent& a, Outbox& out) {
@@ -32,15 +34,15 @@ void GossipSgd::communicate(Agent& a, Outbox& out) {
     return;
   }
   s.weight *= 0.5;
-  const Snapshot x = snapshot_of(s.current, s.pool, a.x);
-  out.send(Message{MessageKind::kParams, a.id, s.peer, x, s.weight, 0, payload_bytes(*x)});
+  out.send(compression_.message(MessageKind::kParams, a, s.peer,
+                                snapshot_of(s.current, s.pool, compression_, a), s.weight));
 }
 
 void GossipSgd::receive(Agent& a, const Message& m, Outbox& out) {
   PerAgent& s = state_[a.id.value];
   if (m.kind == MessageKind::kPullRequest) {
-    const Snapshot x = snapshot_of(s.current, s.pool, a.x);
-    out.send(Message{MessageKind::kPullReply, a.id, m.from, x, 0.0, 0, payload_bytes(*x)});
+    out.send(compression_.message(MessageKind::kPullReply, a, m.from,
+                                  snapshot_of(s.current, s.pool, compression_, a)));
     return;
   }
   s.inbox.push_back(m);

@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "sim/agents/agent_compression.hpp"
 #include "sim/agents/algorithm.hpp"
 #include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/trigger.hpp"
@@ -18,7 +19,8 @@ enum class GossipMode { kPull, kPush };
 
 class GossipSgd final : public Algorithm {
  public:
-  GossipSgd(GossipMode mode, const TriggerSpec& trigger, const topo::Graph& graph);
+  GossipSgd(GossipMode mode, const TriggerSpec& trigger, const topo::Graph& graph,
+            const CompressionSpec& compression = {});
 
   std::string_view name() const override { return "gossip"; }
   void start(std::span<Agent> agents) override;
@@ -46,6 +48,7 @@ class GossipSgd final : public Algorithm {
   GossipMode mode_;
   Trigger trigger_;
   const topo::Graph& graph_;
+  AgentCompression compression_;  // naive: models travel as C(x)
   std::vector<PerAgent> state_;
 };
 

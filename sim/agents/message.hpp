@@ -3,9 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <utility>
 
 #include "sim/agents/agent.hpp"
 #include "sim/agents/learner.hpp"
+#include "sim/compression/compressed_vector.hpp"
 #include "sim/core/ids.hpp"
 
 namespace dlsim {
@@ -18,7 +21,16 @@ enum class MessageKind : uint8_t {
   kElasticDelta,  ///< EASGD: the server's answer d = alpha (x_i - z) to a worker's kParams
 };
 
+/// A compressed change to a copy, shared by every receiver of one event (CHOCO, SPARQ).
+using Delta = std::shared_ptr<const CompressedVector>;
+
 struct Message {
+  Message() = default;
+  Message(MessageKind k, AgentId sender, AgentId receiver, Snapshot p, double w, uint32_t s,
+          uint64_t size)
+      : kind(k), from(sender), to(receiver), params(std::move(p)), weight(w), stage(s),
+        size_bytes(size) {}
+
   MessageKind kind = MessageKind::kParams;
   AgentId from;
   AgentId to;
@@ -26,6 +38,8 @@ struct Message {
   double weight = 0.0;    // push-sum weight (gossip push); 0 otherwise
   uint32_t stage = 0;     // all-reduce stage
   uint64_t size_bytes = 0;
+  Delta delta;                  // a compressed change (null otherwise)
+  uint64_t uncompressed_bytes = 0;  // what the payload would take uncompressed; 0: not compressed
 };
 
 /// An algorithm's one port to the world, used in the event loop (communicate and receive): the

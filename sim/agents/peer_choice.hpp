@@ -1,10 +1,12 @@
 // Uniform choice of one gossip peer among an agent's neighbours (all other agents on a complete
-// graph), from the agent's own peer stream; and the lazily made snapshot gossip sends.
+// graph), from the agent's own peer stream; and the lazily made snapshot gossip sends (compressed
+// when the algorithm has a `compression`).
 #pragma once
 
 #include <memory>
 
 #include "sim/agents/agent.hpp"
+#include "sim/agents/agent_compression.hpp"
 #include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/trigger.hpp"
 #include "sim/core/error.hpp"
@@ -32,8 +34,10 @@ inline bool gossip_now(const Trigger& trigger, const topo::Graph& graph, Agent& 
 /// mode prepare() runs in the parallel phase, where nobody copies or drops another agent's
 /// snapshots (receivers drop them in update(), a later phase); receive() runs in the event loop;
 /// in async mode prepare(), receive() and update() all run in the event loop.
-inline const Snapshot& snapshot_of(Snapshot& cache, SnapshotPool& pool, const ParamVector& x) {
-  if (!cache) cache = pool.take_copy(x);
+/// With compression, the snapshot holds C(x) (naive compressed gossip).
+inline const Snapshot& snapshot_of(Snapshot& cache, SnapshotPool& pool,
+                                   AgentCompression& compression, Agent& a) {
+  if (!cache) cache = compression.snapshot(a, pool, a.x);
   return cache;
 }
 

@@ -31,6 +31,10 @@ class SignalListener {
   virtual ~SignalListener() = default;
   /// A message entered the network (its sender's NIC or first link).
   virtual void message_sent(const MessageSignal&) {}
+  /// The message `from` is sending was compressed: its payload takes `wire_payload_bytes`
+  /// instead of `uncompressed_bytes`. Emitted just before its message_sent.
+  virtual void message_compressed(AgentId /*from*/, uint64_t /*uncompressed_bytes*/,
+                                  uint64_t /*wire_payload_bytes*/) {}
   /// A message will not arrive; it was counted as sent before.
   virtual void message_dropped(const MessageSignal&, DropReason) {}
   /// A message reached its destination whole.

@@ -7,6 +7,7 @@ NodeTraffic& NodeTraffic::operator+=(const NodeTraffic& other) {
   sent += other.sent;
   received += other.received;
   dropped += other.dropped;
+  bytes_saved += other.bytes_saved;
   return *this;
 }
 

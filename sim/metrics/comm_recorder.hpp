@@ -19,6 +19,7 @@ struct NodeTraffic {
   TrafficCount sent;
   TrafficCount received;
   TrafficCount dropped;
+  uint64_t bytes_saved = 0;  ///< by compression: uncompressed minus compressed payload, sent
 
   NodeTraffic& operator+=(const NodeTraffic& other);
 };
@@ -30,6 +31,9 @@ class CommRecorder final : public SignalListener {
 
   void message_sent(const MessageSignal& m) override {
     nodes_[m.from.value].sent.add(m.wire_bytes);
+  }
+  void message_compressed(AgentId from, uint64_t uncompressed, uint64_t wire) override {
+    nodes_[from.value].bytes_saved += uncompressed - wire;
   }
   void message_dropped(const MessageSignal& m, DropReason) override {
     nodes_[m.from.value].dropped.add(m.wire_bytes);

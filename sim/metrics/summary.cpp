@@ -76,6 +76,12 @@ json make_summary(const RunFacts& facts, const CommRecorder& comm, const EvalPoi
                       {"events_per_agent", per_agent},
                       {"messages", total.sent.messages},
                       {"bytes", total.sent.bytes},
+                      {"bytes_uncompressed", total.sent.bytes + total.bytes_saved},
+                      {"compression_ratio",
+                       total.sent.bytes > 0 ? static_cast<double>(total.sent.bytes +
+                                                                  total.bytes_saved) /
+                                                  static_cast<double>(total.sent.bytes)
+                                            : 1.0},
                       {"messages_dropped", total.dropped.messages},
                       {"savings", facts.decisions > 0 ? 1.0 - events / facts.decisions : 0.0}}},
             {"time", {{"simulated_s", facts.simulated.seconds()},

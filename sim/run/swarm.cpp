@@ -3,6 +3,8 @@
 namespace dlsim {
 
 void Swarm::send(Message m) {
+  if (m.uncompressed_bytes != 0)
+    listener_.message_compressed(m.from, m.uncompressed_bytes, m.size_bytes);
   const uint32_t slot = network_.send(sim_, m.from, m.to, m.size_bytes);
   if (!network_.in_flight(slot)) return;  // lost on its first link: nothing to keep
   if (slot >= in_flight_.size()) in_flight_.resize(slot + 1);

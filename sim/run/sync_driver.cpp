@@ -73,6 +73,7 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
       Agent& a = agents[i];
       algorithm.prepare(a);
       if (!fast || !fast->fused_local_step(a)) a.loss = a.learner->gradient(a.x, a.g);
+      algorithm.after_gradient(a);
     });
     watch.lap(&DriverTimings::training_s);
     if (auto diverged = check_losses(agents, k)) return *diverged;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/core/units.hpp"
+#include "sim/scenario/compression_json.hpp"
 
 namespace dlsim {
 
@@ -16,7 +17,27 @@ constexpr std::pair<const char*, AlgorithmKind> kAlgorithms[] = {
     {"dpsgd", AlgorithmKind::kDpsgd},             {"detsgrad", AlgorithmKind::kDetsgrad},
     {"gossip", AlgorithmKind::kGossip},           {"elastic_gossip", AlgorithmKind::kElasticGossip},
     {"allreduce", AlgorithmKind::kAllReduce},     {"local_sgd", AlgorithmKind::kLocalSgd},
-    {"easgd", AlgorithmKind::kEasgd}};
+    {"easgd", AlgorithmKind::kEasgd},             {"choco", AlgorithmKind::kChoco}};
+
+// Algorithms whose messages carry parameter vectors that a `compression` may code.
+bool takes_compression(AlgorithmKind kind) {
+  switch (kind) {
+    case AlgorithmKind::kDpsgd:
+    case AlgorithmKind::kGossip:
+    case AlgorithmKind::kElasticGossip:
+    case AlgorithmKind::kChoco: return true;
+    default: return false;
+  }
+}
+
+topo::MixingRule parse_mixing(JsonObject& o) {
+  const std::string rule = o.string("weights", "metropolis_hastings");
+  const auto parsed = topo::mixing_rule_from_string(rule);
+  if (!parsed)
+    o.fail("weights", fmt::format("expected \"metropolis_hastings\", \"max_degree\" or "
+                                  "\"uniform\", got \"{}\"", rule));
+  return *parsed;
+}
 
 DetsgradSpec parse_detsgrad(JsonObject& o, uint32_t agents, bool& scale_is_n) {
   DetsgradSpec d;
@@ -87,7 +108,7 @@ AlgorithmSpec parse_algorithm(JsonObject o, uint32_t agents, const topo::Topolog
   AlgorithmSpec a;
   a.kind = o.choice<AlgorithmKind>(
       "kind", {kAlgorithms[0], kAlgorithms[1], kAlgorithms[2], kAlgorithms[3], kAlgorithms[4],
-               kAlgorithms[5], kAlgorithms[6], kAlgorithms[7], kAlgorithms[8]});
+               kAlgorithms[5], kAlgorithms[6], kAlgorithms[7], kAlgorithms[8], kAlgorithms[9]});
   switch (a.kind) {
     case AlgorithmKind::kDetsgrad: a.detsgrad = parse_detsgrad(o, agents, a.gradient_scale_is_n); break;
     case AlgorithmKind::kGossip:
@@ -97,16 +118,21 @@ AlgorithmSpec parse_algorithm(JsonObject o, uint32_t agents, const topo::Topolog
       break;
     case AlgorithmKind::kElasticGossip: a.elastic_alpha = o.number("alpha", 0.5, 0.0, 1.0); break;
     case AlgorithmKind::kEasgd: a.easgd = parse_easgd(o, agents, topology); break;
-    case AlgorithmKind::kDpsgd: {
-      const std::string rule = o.string("weights", "metropolis_hastings");
-      const auto parsed = topo::mixing_rule_from_string(rule);
-      if (!parsed)
-        o.fail("weights", fmt::format("expected \"metropolis_hastings\", \"max_degree\" or "
-                                      "\"uniform\", got \"{}\"", rule));
-      a.mixing = *parsed;
+    case AlgorithmKind::kDpsgd: a.mixing = parse_mixing(o); break;
+    case AlgorithmKind::kChoco:
+      a.mixing = parse_mixing(o);
+      a.choco_gamma = o.number("gamma", {}, 0.0, 1.0);
+      if (a.choco_gamma <= 0.0) o.fail("gamma", "the consensus step size must be in (0, 1], got 0");
       break;
-    }
     default: break;
+  }
+  if (o.has("compression")) {
+    if (!takes_compression(a.kind))
+      o.fail("compression",
+             fmt::format("algorithm \"{}\" takes no compression (see scenarios/README.md, "
+                         "\"compression\"); remove this key", to_string(a.kind)));
+    a.compression = parse_compression(o.raw("compression"), o.file(),
+                                      child_pointer(o.pointer(), "compression"));
   }
   o.finish();
   return a;
@@ -135,8 +161,13 @@ json algorithm_to_json(const AlgorithmSpec& a) {
       break;
     }
     case AlgorithmKind::kDpsgd: j["weights"] = std::string(topo::to_string(a.mixing)); break;
+    case AlgorithmKind::kChoco:
+      j["weights"] = std::string(topo::to_string(a.mixing));
+      j["gamma"] = a.choco_gamma;
+      break;
     default: break;
   }
+  if (a.compression.enabled()) j["compression"] = compression_to_json(a.compression);
   return j;
 }
 
@@ -146,7 +177,9 @@ namespace {
 std::vector<TriggerKind> accepted_triggers(AlgorithmKind kind) {
   using T = TriggerKind;
   switch (kind) {
-    case AlgorithmKind::kDetsgrad: return {T::kAlways, T::kNever, T::kPeriodic, T::kProbability, T::kThreshold};
+    case AlgorithmKind::kDetsgrad:
+    case AlgorithmKind::kChoco:
+      return {T::kAlways, T::kNever, T::kPeriodic, T::kProbability, T::kThreshold};
     case AlgorithmKind::kGossip:
     case AlgorithmKind::kElasticGossip: return {T::kAlways, T::kNever, T::kPeriodic, T::kProbability};
     case AlgorithmKind::kEasgd:

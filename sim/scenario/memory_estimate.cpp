@@ -9,6 +9,7 @@
 #include "models/workspace_probe.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/system_memory.hpp"
+#include "topologies/generators.hpp"
 
 namespace dlsim {
 namespace {
@@ -49,6 +50,16 @@ Copies algorithm_copies(const ScenarioSpec& s) {
     case AlgorithmKind::kAllReduce:
     case AlgorithmKind::kLocalSgd:  // the reduced vector
       return {0.0, 1.0};
+    case AlgorithmKind::kChoco: {  // x^_i, a copy per neighbour, the messages of one event
+      const double degree =
+          s.agents > 1 ? 2.0 * static_cast<double>(
+                                   topo::build_topology(s.topology, s.seed).edges().size()) /
+                             static_cast<double>(s.agents)
+                       : 0.0;
+      const double message = static_cast<double>(s.algorithm.compression.wire_bytes(1 << 20)) /
+                             static_cast<double>(4 << 20);  // a message's share of a vector
+      return {1.0 + degree + 2.0 * message, 0.0};
+    }
   }
   return {};
 }

@@ -49,13 +49,28 @@ void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
       throw InputError(fmt::format("{}: /data/partition/classes: {} class lists for {} agents",
                                    file, p.agent_classes.size(), s.agents));
   }
+  if (s.algorithm.kind == AlgorithmKind::kChoco) {
+    if (s.time.mode == TimeMode::kAsync)
+      throw InputError(fmt::format("{}: /time/mode: \"choco\" runs in sync mode only (its local "
+                                   "step comes before its send in every iteration)", file));
+    if (s.trigger && s.trigger->kind == TriggerKind::kThreshold &&
+        s.trigger->form == ThresholdForm::kAlpha)
+      throw InputError(fmt::format("{}: /trigger/form: \"alpha\" scales the threshold by "
+                                   "DETSGRAD's step size; use \"decay\" with \"choco\"", file));
+  }
   // Shapes are checked by building the architecture once (cheap: no parameters are allocated).
   RandomStream unused(0);
+  uint64_t parameters = 0;
   try {
-    models::Model::build(s.model, input_shape(s.data), unused);
+    parameters = static_cast<uint64_t>(
+        models::Model::build(s.model, input_shape(s.data), unused).parameter_count());
   } catch (const InputError& e) {
     JsonObject(j.at("model"), file, "/model").fail_relative(e.what());
   }
+  const CompressionSpec& c = s.algorithm.compression;
+  if (c.sparsifier != Sparsifier::kNone && c.k > parameters)
+    throw InputError(fmt::format("{}: /algorithm/compression: k = {} is more than the model's {} "
+                                 "parameters", file, c.k, parameters));
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "sim/agents/gossip.hpp"
 #include "sim/agents/time_mode.hpp"
 #include "sim/agents/trigger.hpp"
+#include "sim/compression/compression_spec.hpp"
 #include "sim/network/network.hpp"
 #include "topologies/mixing.hpp"
 #include "topologies/topology_spec.hpp"
@@ -31,6 +32,7 @@ enum class AlgorithmKind {
   kAllReduce,      // all-reduce SGD (gradient averaging)
   kLocalSgd,       // periodic model averaging
   kEasgd,          // elastic averaging around a parameter server's centre variable
+  kChoco,          // CHOCO-SGD: compressed gossip with error feedback
 };
 
 /// EASGD: the moving rate and the server node's links (scenarios/README.md, "algorithm").
@@ -47,8 +49,10 @@ struct AlgorithmSpec {
   bool gradient_scale_is_n = false;         // kDetsgrad: "gradient_scale": "n"
   GossipMode gossip_mode = GossipMode::kPull;  // kGossip
   double elastic_alpha = 0.5;               // kElasticGossip
-  topo::MixingRule mixing = topo::MixingRule::kMetropolisHastings;  // kDpsgd
+  topo::MixingRule mixing = topo::MixingRule::kMetropolisHastings;  // kDpsgd, kChoco
   EasgdSpec easgd;                          // kEasgd
+  double choco_gamma = 0.0;                 // kChoco: consensus step size, in (0, 1]
+  CompressionSpec compression;              // algorithms that send parameter vectors
 };
 
 /// Per-step compute time: a fixed duration, or FLOPs of one training step / agent speed.

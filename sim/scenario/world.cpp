@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "models/data/load_dataset.hpp"
+#include "sim/agents/choco.hpp"
 #include "sim/agents/detsgrad.hpp"
 #include "sim/agents/dpsgd.hpp"
 #include "sim/agents/easgd.hpp"
@@ -26,16 +27,23 @@ std::unique_ptr<Algorithm> make_algorithm(World& w) {
       return std::make_unique<NoCommunication>();
     case AlgorithmKind::kDpsgd:
       try {
-        return std::make_unique<Dpsgd>(w.graph, a.mixing);
+        return std::make_unique<Dpsgd>(w.graph, a.mixing, a.compression);
+      } catch (const InputError& e) {
+        throw InputError(fmt::format("{}: /algorithm/weights: {}", w.spec.file, e.what()));
+      }
+    case AlgorithmKind::kChoco:
+      try {
+        return std::make_unique<Choco>(w.graph, a.mixing, a.choco_gamma, trigger, a.compression);
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: /algorithm/weights: {}", w.spec.file, e.what()));
       }
     case AlgorithmKind::kDetsgrad:
       return std::make_unique<Detsgrad>(a.detsgrad, trigger, w.graph);
     case AlgorithmKind::kGossip:
-      return std::make_unique<GossipSgd>(a.gossip_mode, trigger, w.graph);
+      return std::make_unique<GossipSgd>(a.gossip_mode, trigger, w.graph, a.compression);
     case AlgorithmKind::kElasticGossip:
-      return std::make_unique<ElasticGossip>(a.elastic_alpha, trigger, w.graph, w.spec.time.mode);
+      return std::make_unique<ElasticGossip>(a.elastic_alpha, trigger, w.graph, w.spec.time.mode,
+                                             a.compression);
     case AlgorithmKind::kAllReduce:
       return std::make_unique<RingAllReduce>(ReduceWhat::kGradients, trigger);
     case AlgorithmKind::kLocalSgd:

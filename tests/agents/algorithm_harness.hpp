@@ -1,5 +1,5 @@
 // Test harness for algorithm arithmetic: a quadratic learner with exact gradients and a lockstep
-// round (prepare, local step, communicate, deliver in send order, update, with the collective
+// round (prepare, gradient or fused local step, after_gradient, communicate, deliver in send order, update, with the collective
 // hooks) with no network, so
 // expected values can be derived by hand. The real drivers are tested with the network model.
 #pragma once
@@ -97,6 +97,7 @@ inline int run_round(Algorithm& alg, std::vector<Agent>& agents,
   for (Agent& a : agents) {  // the sync driver's order: prepare, then the (fused) local step
     alg.prepare(a);
     if (!fast || !fast->fused_local_step(a)) a.loss = a.learner->gradient(a.x, a.g);
+    alg.after_gradient(a);
   }
   for (Agent& a : agents) alg.communicate(a, out);
   while (!out.queue.empty()) {

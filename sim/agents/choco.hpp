@@ -1,0 +1,60 @@
+// CHOCO-SGD (Koloskova, Stich, Jaggi 2019; docs/algorithms.md, "CHOCO-SGD"): compressed gossip
+// with error feedback. Every agent keeps a public copy x^_i of its model and one of each
+// neighbour's, x^_j, all starting at 0. One iteration of agent i:
+//   x_i <- x_i - step(g_i)                       (local step: after_gradient)
+//   if the trigger fires: q_i = C(x_i - x^_i), x^_i += q_i, send q_i to the neighbours
+//   x^_j += q_j for every q_j received           (each holder applies the same q: receive)
+//   x_i <- x_i + gamma sum_j w_ij (x^_j - x^_i)  (consensus: update)
+// The copies of x^_i stay equal at sender and receivers as long as no message is lost, so what C
+// drops is sent later (error feedback by construction), and the agents' average of x is kept
+// exactly by the consensus step (W symmetric). A lost q leaves that receiver's copy behind for
+// good, as it would on a real network. Runs in sync mode: the local step must come before the
+// send, which async mode's order (send, then compute) does not give.
+#pragma once
+
+#include <vector>
+
+#include "sim/agents/agent_compression.hpp"
+#include "sim/agents/algorithm.hpp"
+#include "sim/agents/trigger.hpp"
+#include "topologies/mixing.hpp"
+
+namespace dlsim {
+
+class Choco final : public Algorithm {
+ public:
+  /// gamma: consensus step size in (0, 1]; W by `rule` (InputError as for D-PSGD).
+  Choco(const topo::Graph& graph, topo::MixingRule rule, double gamma, const TriggerSpec& trigger,
+        const CompressionSpec& compression);
+
+  std::string_view name() const override { return "choco"; }
+  void start(std::span<Agent> agents) override;
+  void prepare(Agent& a) override;
+  void after_gradient(Agent& a) override;
+  void communicate(Agent& a, Outbox& out) override;
+  void receive(Agent& a, const Message& m, Outbox& out) override;
+  void update(Agent& a) override;
+  void save(SnapshotSaver& out) const override;
+  void load(SnapshotLoader& in) override;
+
+  /// x^_i as agent i holds it, and agent i's copy of neighbour number n's (neighbour order).
+  const ParamVector& public_copy(AgentId i) const { return state_[i.value].own; }
+  const ParamVector& neighbour_copy(AgentId i, size_t n) const { return state_[i.value].held[n]; }
+
+ private:
+  struct PerAgent {
+    ParamVector own;                // x^_i
+    std::vector<ParamVector> held;  // x^_j per neighbour, in neighbour order
+    Delta pending;                  // q_i to send this iteration (null: the trigger did not fire)
+    bool stepped = false;           // after_gradient ran this iteration
+    double drift = 0.0;             // ||x_i - x^_i|| at the last decision (threshold trigger)
+  };
+
+  topo::MixingWeights weights_;
+  double gamma_;
+  Trigger trigger_;
+  AgentCompression compression_;
+  std::vector<PerAgent> state_;
+};
+
+}  // namespace dlsim
