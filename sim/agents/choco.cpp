@@ -21,8 +21,14 @@ double norm_of(const ParamVector& v, DriftNorm norm) {
 }  // namespace
 
 Choco::Choco(const topo::Graph& graph, topo::MixingRule rule, double gamma,
-             const TriggerSpec& trigger, const CompressionSpec& compression)
-    : weights_(graph, rule), gamma_(gamma), trigger_(trigger), compression_(compression) {}
+             const TriggerSpec& trigger, const CompressionSpec& compression, int64_t local_steps)
+    : weights_(graph, rule),
+      gamma_(gamma),
+      local_steps_(local_steps),
+      trigger_(trigger),
+      compression_(compression) {
+  DLSIM_CHECK(local_steps >= 1, "local_steps {}", local_steps);
+}
 
 void Choco::start(std::span<Agent> agents) {
   DLSIM_CHECK(agents.size() == weights_.node_count(), "{} agents, mixing weights for {}",
@@ -43,7 +49,7 @@ void Choco::after_gradient(Agent& a) {
   a.learner->apply_step(a.x, a.g, a.iteration);
   s.stepped = true;
   s.pending = nullptr;
-  if (weights_.neighbors(a.id.value).empty()) return;
+  if (weights_.neighbors(a.id.value).empty() || a.iteration % local_steps_ != 0) return;
   // x - x^_i, in a buffer per thread: the difference lives only until it is compressed.
   thread_local ParamVector diff;
   diff = a.x - s.own;
@@ -77,6 +83,7 @@ void Choco::receive(Agent& a, const Message& m, Outbox&) {
 }
 
 void Choco::update(Agent& a) {
+  if (a.iteration % local_steps_ != 0) return;  // a local step only
   PerAgent& s = state_[a.id.value];
   const auto w = weights_.weights(a.id.value);
   // sum_j w_ij (x^_j - x^_i), neighbour by neighbour in neighbour order (floats are not

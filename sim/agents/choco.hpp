@@ -23,9 +23,11 @@ namespace dlsim {
 
 class Choco final : public Algorithm {
  public:
-  /// gamma: consensus step size in (0, 1]; W by `rule` (InputError as for D-PSGD).
+  /// gamma: consensus step size in (0, 1]; W by `rule` (InputError as for D-PSGD). With
+  /// local_steps H, only iterations k with k % H == 0 decide, send and apply the consensus step;
+  /// the others are local steps (SPARQ-SGD's H).
   Choco(const topo::Graph& graph, topo::MixingRule rule, double gamma, const TriggerSpec& trigger,
-        const CompressionSpec& compression);
+        const CompressionSpec& compression, int64_t local_steps = 1);
 
   std::string_view name() const override { return "choco"; }
   void start(std::span<Agent> agents) override;
@@ -52,6 +54,7 @@ class Choco final : public Algorithm {
 
   topo::MixingWeights weights_;
   double gamma_;
+  int64_t local_steps_;
   Trigger trigger_;
   AgentCompression compression_;
   std::vector<PerAgent> state_;

@@ -20,17 +20,29 @@ std::atomic<uint64_t> instances{0};
 
 }  // namespace
 
-Detsgrad::Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, const topo::Graph& graph)
-    : spec_(spec), trigger_(trigger), graph_(graph), instance_(++instances) {}
+Detsgrad::Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, const topo::Graph& graph,
+                   const CompressionSpec& compression)
+    : spec_(spec),
+      trigger_(trigger),
+      graph_(graph),
+      compression_(compression),
+      instance_(++instances) {
+  DLSIM_CHECK(spec.local_steps >= 1, "local_steps {}", spec.local_steps);
+}
 
 void Detsgrad::start(std::span<Agent> agents) {
   DLSIM_CHECK(agents.size() == graph_.node_count(), "{} agents on a graph of {} nodes",
               agents.size(), graph_.node_count());
   state_.assign(agents.size(), PerAgent{});
+  compression_.start(agents);
   for (const Agent& a : agents) {
     PerAgent& s = state_[a.id.value];
     s.held.assign(graph_.degree(a.id.value), nullptr);
     s.size = static_cast<size_t>(a.x.size());
+    if (compression_.enabled()) {
+      s.received.assign(s.held.size(), 0);
+      s.own_copy.assign(s.held.size(), 0);
+    }
   }
 }
 
@@ -73,6 +85,11 @@ Snapshot Detsgrad::take_snapshot(PerAgent& s, const ParamVector& x) const {
 void Detsgrad::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
   const int64_t k = a.iteration;
+  if (local_only(k)) {  // no decision: the trigger is not consulted (nor its stream)
+    s.pending = nullptr;
+    s.drift_ready = false;
+    return;
+  }
   if (trigger_.needs_drift())
     s.drift = s.drift_ready ? s.next_drift : drift_norm(a);
   else
@@ -80,7 +97,28 @@ void Detsgrad::prepare(Agent& a) {
   s.drift_ready = false;
   const bool fire = trigger_.decide({k, s.drift, steps(s, k).alpha}, a.trigger_rng);
   // The copy is made here, in the parallel phase; sending it later only shares the pointer.
-  s.pending = fire ? take_snapshot(s, a.x) : nullptr;
+  s.pending = nullptr;
+  if (fire && compression_.enabled())
+    prepare_compressed(a, s);
+  else if (fire)
+    s.pending = take_snapshot(s, a.x);
+}
+
+void Detsgrad::prepare_compressed(Agent& a, PerAgent& s) {
+  // x - x^_i in a buffer per thread (x^_i = 0 before the first event): it lives only until it
+  // is compressed.
+  thread_local ParamVector diff;
+  if (s.broadcast)
+    diff = a.x - *s.broadcast;
+  else
+    diff = a.x;
+  s.pending_delta =
+      compression_.delta(a, std::span<const float>(diff.data(), static_cast<size_t>(diff.size())));
+  std::shared_ptr<ParamVector> next = s.broadcast ? s.pool.take_copy(*s.broadcast)
+                                                  : s.pool.take(a.x.size());
+  if (!s.broadcast) next->setZero();
+  s.pending_delta->add_to(std::span<float>(next->data(), static_cast<size_t>(next->size())));
+  s.pending = std::move(next);
 }
 
 bool Detsgrad::fused_local_step(Agent& a) {
@@ -100,9 +138,20 @@ void Detsgrad::communicate(Agent& a, Outbox& out) {
   out.event(a);
   s.broadcast = std::move(s.pending);
   s.dirty = true;
-  for (uint32_t j : graph_.neighbors(a.id.value))
-    out.send(Message{MessageKind::kParams, a.id, AgentId{j}, s.broadcast, 0.0, 0,
-                     payload_bytes(*s.broadcast)});
+  if (!compression_.enabled()) {
+    for (uint32_t j : graph_.neighbors(a.id.value))
+      out.send(Message{MessageKind::kParams, a.id, AgentId{j}, s.broadcast, 0.0, 0,
+                       payload_bytes(*s.broadcast)});
+    return;
+  }
+  ++s.events_sent;
+  for (uint32_t j : graph_.neighbors(a.id.value)) {
+    Message m = compression_.message(MessageKind::kParams, a, AgentId{j}, s.pending_delta);
+    m.params = s.broadcast;  // what the holder's copy becomes when it missed nothing
+    m.stage = s.events_sent;
+    out.send(std::move(m));
+  }
+  s.pending_delta = nullptr;
 }
 
 void Detsgrad::receive(Agent& a, const Message& m, Outbox&) {
@@ -113,8 +162,29 @@ void Detsgrad::receive(Agent& a, const Message& m, Outbox&) {
   DLSIM_CHECK(it != neighbours.end() && *it == m.from.value, "message from non-neighbour {}",
               m.from.value);
   PerAgent& s = state_[a.id.value];
-  s.held[static_cast<size_t>(it - neighbours.begin())] = m.params;
+  const auto n = static_cast<size_t>(it - neighbours.begin());
+  if (m.delta)
+    receive_compressed(s, n, m);
+  else
+    s.held[n] = m.params;
   s.dirty = true;
+}
+
+void Detsgrad::receive_compressed(PerAgent& s, size_t n, const Message& m) {
+  if (!s.own_copy[n] && m.stage == s.received[n] + 1) {
+    s.held[n] = m.params;  // = the copy + q, bit for bit: the copy is the sender's previous x^_j
+  } else {
+    // A message of this sender was lost: this copy differs from the sender's x^_j for good, as
+    // it would on a real network. Add q to a copy of our own (from our pool: receive() runs in
+    // the event loop, where the use counts are exact).
+    std::shared_ptr<ParamVector> copy =
+        s.held[n] ? s.pool.take_copy(*s.held[n]) : s.pool.take(static_cast<Eigen::Index>(s.size));
+    if (!s.held[n]) copy->setZero();
+    m.delta->add_to(std::span<float>(copy->data(), s.size));
+    s.held[n] = std::move(copy);
+    s.own_copy[n] = 1;
+  }
+  s.received[n] = m.stage;
 }
 
 void Detsgrad::consensus_block(const PerAgent& s, bool from_broadcast, Eigen::Index start,
@@ -146,6 +216,13 @@ bool Detsgrad::store_cache(PerAgent& s, bool compute, size_t degree) const {
 }
 
 void Detsgrad::update(Agent& a) {
+  if (local_only(a.iteration)) {  // the gradient term only (already applied when fused)
+    PerAgent& s = state_[a.id.value];
+    if (!s.fused) a.x.noalias() -= steps(s, a.iteration).alpha_s * a.g;
+    s.fused = false;
+    s.drift_ready = false;
+    return;
+  }
   update_begin(a);
   update_block(a, 0, a.x.size());
   update_end(a);
@@ -225,6 +302,10 @@ void Detsgrad::save(SnapshotSaver& out) const {
     w.put(s.drift);
     w.put(s.next_drift);
     if (s.cache_valid) save_params(s.cache, w);
+    out.put(s.pending_delta);
+    w.put(s.events_sent);
+    w.put_vector(s.received);
+    w.put_vector(s.own_copy);
   }
 }
 
@@ -248,6 +329,13 @@ void Detsgrad::load(SnapshotLoader& in) {
       s.cache.resize(static_cast<Eigen::Index>(s.size));
       load_params(s.cache, r);
     }
+    s.pending_delta = in.get_delta();
+    s.events_sent = r.get<uint32_t>();
+    s.received = r.get_vector<uint32_t>();
+    s.own_copy = r.get_vector<char>();
+    if (s.received.size() != (compression_.enabled() ? s.held.size() : 0) ||
+        s.own_copy.size() != s.received.size())
+      r.fail("another compression: the per-neighbour counters differ");
   }
 }
 }  // namespace dlsim

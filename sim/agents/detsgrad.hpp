@@ -2,6 +2,12 @@
 // to its neighbours only when ||x_i - x^_i|| > v_k (x^_i: the value it last broadcast), and every
 // neighbour holds that copy until the next event. Update (docs/algorithms.md, "DETSGRAD"):
 //   x_i <- x_i - beta_k * sum_{j in N_i} (x^_i - x^_j) - alpha_k * s * g_i.
+// With a compression C it is SPARQ-SGD (Singh et al. 2020): an event sends q = C(x_i - x^_i)
+// and x^_i += q at the sender and at every holder, so copies agree bit for bit and what C drops
+// is sent later. A holder that has received every q of a sender adopts the sender's own x^_i
+// (the same bits as adding q to its copy, without a copy per edge); after a lost message its copy
+// is its own and each later q is added to it. With local_steps H, only iterations k with
+// k % H == 0 check the trigger and apply the consensus term; the others are local steps.
 // In sync mode (SyncFastPath) the gradient term is applied inside the gradient computation
 // (fused_local_step) whenever the consensus term does not read x_i itself; update() then adds the
 // consensus term and computes the next drift norm in the same pass over the parameters.
@@ -12,6 +18,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/agents/agent_compression.hpp"
 #include "sim/agents/algorithm.hpp"
 #include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/sync_fast_path.hpp"
@@ -27,12 +34,14 @@ struct DetsgradSpec {
   DecaySchedule beta{0.2525, 0.1, 1e-5};  // consensus step beta_k
   double gradient_scale = 1.0;            // s: 1, or n (n*g_i estimates the full gradient)
   ConsensusBase consensus = ConsensusBase::kBroadcast;
+  int64_t local_steps = 1;  // H: iterations k with k % H != 0 are local steps only (SPARQ-SGD)
 };
 
 class Detsgrad final : public Algorithm, public SyncFastPath {
  public:
   /// graph: the agents' communication graph (outlives this object).
-  Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, const topo::Graph& graph);
+  Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, const topo::Graph& graph,
+           const CompressionSpec& compression = {});
 
   std::string_view name() const override { return "detsgrad"; }
   void start(std::span<Agent> agents) override;
@@ -48,6 +57,12 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
 
   /// The drift ||x_i - x^_i|| computed by the last prepare() (the trigger's statistic).
   double last_drift(AgentId i) const { return state_[i.value].drift; }
+  /// x^_i as its neighbours hold it (null before i's first event), and agent i's copy of its
+  /// neighbour number n's (neighbour order; null before one arrived).
+  const ParamVector* public_copy(AgentId i) const { return state_[i.value].broadcast.get(); }
+  const ParamVector* neighbour_copy(AgentId i, size_t n) const {
+    return state_[i.value].held[n].get();
+  }
   /// Parameter buffers agent i's snapshots use (live or kept for reuse).
   size_t snapshot_buffers(AgentId i) const { return state_[i.value].pool.buffers(); }
 
@@ -97,6 +112,13 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
     Snapshot broadcast;          // x^_i: what i last sent (null before its first event)
     std::vector<Snapshot> held;  // x^_j per neighbour, in neighbour order (null: none yet)
     Snapshot pending;            // prepared snapshot to send, when the trigger fired
+    // With compression: the q of the pending event, the events sent so far (each message
+    // carries its number), the number of the last q received per neighbour, and whether that
+    // copy is the agent's own (a message from that neighbour was lost).
+    Delta pending_delta;
+    uint32_t events_sent = 0;
+    std::vector<uint32_t> received;
+    std::vector<char> own_copy;
     SnapshotPool pool;           // buffers of i's snapshots
     // Consensus input: with a broadcast copy and kBroadcast, held * x^_i - sum_j x^_j;
     // otherwise sum_j x^_j (the term then reads x_i). Between events it stays fixed, so it is
@@ -129,10 +151,15 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
   /// Whether this update writes the cache; updates the event-rate estimate and cache state.
   bool store_cache(PerAgent& s, bool compute, size_t degree) const;
   Snapshot take_snapshot(PerAgent& s, const ParamVector& x) const;
+  /// SPARQ: q = C(x - x^_i) into pending_delta, and x^_i + q into pending.
+  void prepare_compressed(Agent& a, PerAgent& s);
+  void receive_compressed(PerAgent& s, size_t n, const Message& m);
+  bool local_only(int64_t k) const { return k % spec_.local_steps != 0; }
 
   DetsgradSpec spec_;
   Trigger trigger_;
   const topo::Graph& graph_;
+  AgentCompression compression_;
   std::vector<PerAgent> state_;
   uint64_t instance_;  // unique per object: the key of steps()' thread-local memo
 };

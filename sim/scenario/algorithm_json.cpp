@@ -22,6 +22,7 @@ constexpr std::pair<const char*, AlgorithmKind> kAlgorithms[] = {
 // Algorithms whose messages carry parameter vectors that a `compression` may code.
 bool takes_compression(AlgorithmKind kind) {
   switch (kind) {
+    case AlgorithmKind::kDetsgrad:
     case AlgorithmKind::kDpsgd:
     case AlgorithmKind::kGossip:
     case AlgorithmKind::kElasticGossip:
@@ -57,6 +58,7 @@ DetsgradSpec parse_detsgrad(JsonObject& o, uint32_t agents, bool& scale_is_n) {
   d.consensus = o.choice<ConsensusBase>(
       "consensus", {{"broadcast", ConsensusBase::kBroadcast}, {"state", ConsensusBase::kState}},
       ConsensusBase::kBroadcast);
+  d.local_steps = o.integer("local_steps", 1, 1);
   return d;
 }
 
@@ -110,7 +112,9 @@ AlgorithmSpec parse_algorithm(JsonObject o, uint32_t agents, const topo::Topolog
       "kind", {kAlgorithms[0], kAlgorithms[1], kAlgorithms[2], kAlgorithms[3], kAlgorithms[4],
                kAlgorithms[5], kAlgorithms[6], kAlgorithms[7], kAlgorithms[8], kAlgorithms[9]});
   switch (a.kind) {
-    case AlgorithmKind::kDetsgrad: a.detsgrad = parse_detsgrad(o, agents, a.gradient_scale_is_n); break;
+    case AlgorithmKind::kDetsgrad:
+      a.detsgrad = parse_detsgrad(o, agents, a.gradient_scale_is_n);
+      break;
     case AlgorithmKind::kGossip:
       a.gossip_mode = o.choice<GossipMode>("mode", {{"pull", GossipMode::kPull},
                                                     {"push", GossipMode::kPush}},
@@ -123,6 +127,7 @@ AlgorithmSpec parse_algorithm(JsonObject o, uint32_t agents, const topo::Topolog
       a.mixing = parse_mixing(o);
       a.choco_gamma = o.number("gamma", {}, 0.0, 1.0);
       if (a.choco_gamma <= 0.0) o.fail("gamma", "the consensus step size must be in (0, 1], got 0");
+      a.local_steps = o.integer("local_steps", 1, 1);
       break;
     default: break;
   }
@@ -148,6 +153,7 @@ json algorithm_to_json(const AlgorithmSpec& a) {
                 {"consensus", d.consensus == ConsensusBase::kBroadcast ? "broadcast" : "state"}});
       if (a.gradient_scale_is_n) j["gradient_scale"] = "n";
       else j["gradient_scale"] = d.gradient_scale;
+      j["local_steps"] = d.local_steps;
       break;
     }
     case AlgorithmKind::kGossip: j["mode"] = a.gossip_mode == GossipMode::kPull ? "pull" : "push"; break;
@@ -164,6 +170,7 @@ json algorithm_to_json(const AlgorithmSpec& a) {
     case AlgorithmKind::kChoco:
       j["weights"] = std::string(topo::to_string(a.mixing));
       j["gamma"] = a.choco_gamma;
+      j["local_steps"] = a.local_steps;
       break;
     default: break;
   }

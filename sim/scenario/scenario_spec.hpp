@@ -52,6 +52,7 @@ struct AlgorithmSpec {
   topo::MixingRule mixing = topo::MixingRule::kMetropolisHastings;  // kDpsgd, kChoco
   EasgdSpec easgd;                          // kEasgd
   double choco_gamma = 0.0;                 // kChoco: consensus step size, in (0, 1]
+  int64_t local_steps = 1;                  // kChoco: H (DETSGRAD's is in `detsgrad`)
   CompressionSpec compression;              // algorithms that send parameter vectors
 };
 

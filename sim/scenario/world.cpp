@@ -33,12 +33,13 @@ std::unique_ptr<Algorithm> make_algorithm(World& w) {
       }
     case AlgorithmKind::kChoco:
       try {
-        return std::make_unique<Choco>(w.graph, a.mixing, a.choco_gamma, trigger, a.compression);
+        return std::make_unique<Choco>(w.graph, a.mixing, a.choco_gamma, trigger, a.compression,
+                                       a.local_steps);
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: /algorithm/weights: {}", w.spec.file, e.what()));
       }
     case AlgorithmKind::kDetsgrad:
-      return std::make_unique<Detsgrad>(a.detsgrad, trigger, w.graph);
+      return std::make_unique<Detsgrad>(a.detsgrad, trigger, w.graph, a.compression);
     case AlgorithmKind::kGossip:
       return std::make_unique<GossipSgd>(a.gossip_mode, trigger, w.graph, a.compression);
     case AlgorithmKind::kElasticGossip:

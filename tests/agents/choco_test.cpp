@@ -106,7 +106,7 @@ TEST_CASE("CHOCO without compression and gamma = 1 is D-PSGD in adapt-then-combi
   }
 }
 
-TEST_CASE("CHOCO with top 1% keeps the average and converges; naive compressed D-PSGD does not") {
+TEST_CASE("CHOCO with top 1% keeps the average and converges, naive compressed D-PSGD does not") {
   // Quadratics f_i = ||x - c_i||^2 / 2 on a ring of 8: the optimum is the mean of the c_i, and
   // with a constant step the agents' average follows gradient descent exactly when the
   // consensus step keeps the average (CHOCO) -- whatever the compressor drops.

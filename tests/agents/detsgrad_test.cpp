@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <limits>
 
 #include "algorithm_harness.hpp"
@@ -189,4 +190,143 @@ TEST_CASE(
       CHECK(worst < 1e-4);
     }
   }
+}
+
+namespace {
+
+CompressionSpec top_k_qsgd(uint64_t k, uint32_t levels) {
+  CompressionSpec c;
+  c.sparsifier = Sparsifier::kTopK;
+  c.k = k;
+  c.quantizer = Quantizer::kQsgd;
+  c.levels = levels;
+  return c;
+}
+
+TriggerSpec decaying_threshold(double v0) {
+  TriggerSpec t;
+  t.kind = TriggerKind::kThreshold;
+  t.v0 = v0;
+  t.decay = 0.5;
+  t.eps = 0.01;
+  return t;
+}
+
+}  // namespace
+
+// One lockstep round like run_round, delivering every message that `keep` accepts.
+template <class Keep>
+void sparq_round(Detsgrad& alg, std::vector<Agent>& agents, Keep keep) {
+  QueueOutbox out;
+  for (Agent& a : agents) {
+    alg.prepare(a);
+    if (!alg.fused_local_step(a)) a.loss = a.learner->gradient(a.x, a.g);
+  }
+  for (Agent& a : agents) alg.communicate(a, out);
+  for (const Message& m : out.queue)
+    if (keep(m)) alg.receive(agents[m.to.value], m, out);
+  for (Agent& a : agents) alg.update(a);
+  for (Agent& a : agents) ++a.iteration;
+}
+
+bool same_bits(const ParamVector* a, const ParamVector& b) {
+  return a && a->size() == b.size() &&
+         std::memcmp(a->data(), b.data(), sizeof(float) * static_cast<size_t>(b.size())) == 0;
+}
+
+TEST_CASE("SPARQ (DETSGRAD + top_k + qsgd): every holder's copy of x^_j is the sender's, bit for bit") {
+  const topo::Graph g = ring_graph(5);
+  Detsgrad alg(constant_steps(), decaying_threshold(4.0), g, top_k_qsgd(4, 8));
+  const WaveProblem p = wave_problem(5, 40);
+  auto agents = make_agents(p.x0, p.c);
+  alg.start(agents);
+  int messages = 0;
+  for (int round = 0; round < 40; ++round) {
+    sparq_round(alg, agents, [&](const Message& m) {
+      REQUIRE(m.delta);
+      // 4 indices of 32 bits (< a 40-bit mask? no: 128 > 40, so the mask) + 4 x (sign + 4 level
+      // bits) + the norm: 40 + 20 + 32 = 92 bits = 12 bytes.
+      REQUIRE(m.size_bytes == 12);
+      REQUIRE(m.uncompressed_bytes == 40 * 4);
+      ++messages;
+      return true;
+    });
+    for (uint32_t i = 0; i < 5; ++i) {
+      const auto neighbours = g.neighbors(i);
+      for (size_t n = 0; n < neighbours.size(); ++n) {
+        const ParamVector* own = alg.public_copy(AgentId{neighbours[n]});
+        if (own) REQUIRE(same_bits(alg.neighbour_copy(AgentId{i}, n), *own));
+      }
+    }
+  }
+  CHECK(messages > 10);
+  CHECK(messages < 40 * 10);  // the trigger skipped some iterations
+}
+
+TEST_CASE("SPARQ: after a lost message the holder adds each later q to its own copy") {
+  const topo::Graph g = line_graph(2);
+  Detsgrad alg(constant_steps(), decaying_threshold(0.0), g, top_k_qsgd(3, 4));  // fires always
+  const WaveProblem p = wave_problem(2, 30);
+  auto agents = make_agents(p.x0, p.c);
+  alg.start(agents);
+  ParamVector shadow = ParamVector::Zero(30);  // agent 1's copy of x^_0, kept by hand
+  for (int round = 0; round < 12; ++round) {
+    sparq_round(alg, agents, [&](const Message& m) {
+      if (m.from.value != 0) return true;
+      if (round == 3) return false;  // lost
+      m.delta->add_to(std::span<float>(shadow.data(), 30));
+      return true;
+    });
+    const ParamVector* held = alg.neighbour_copy(AgentId{1}, 0);
+    REQUIRE(same_bits(held, shadow));
+    // Before the loss it is agent 0's own x^_0; after it, not any more (a q is missing).
+    CHECK(same_bits(alg.public_copy(AgentId{0}), shadow) == (round < 3));
+  }
+}
+
+TEST_CASE("DETSGRAD with local_steps H decides and averages only every H iterations") {
+  const topo::Graph g = line_graph(2);
+  DetsgradSpec spec = constant_steps();
+  spec.local_steps = 3;
+  Detsgrad alg(spec, constant_threshold(0.0), g);
+  auto agents = make_agents({vec({1}), vec({3})}, {vec({0}), vec({0})});
+  alg.start(agents);
+  std::vector<int> sent;
+  for (int round = 0; round < 3; ++round) sent.push_back(run_round(alg, agents));
+  // k = 0 as in DETSGRAD: 1.3 and 2.3; k = 1, 2: local steps only, x <- x - 0.1 x.
+  CHECK(agents[0].x[0] == doctest::Approx(1.3 * 0.9 * 0.9));
+  CHECK(agents[1].x[0] == doctest::Approx(2.3 * 0.9 * 0.9));
+  for (int round = 3; round < 7; ++round) sent.push_back(run_round(alg, agents));
+  CHECK(sent == std::vector<int>{2, 0, 0, 2, 0, 0, 2});
+}
+
+TEST_CASE("SPARQ on quadratics: the average follows gradient descent and the agents agree") {
+  // Copies agree, so the consensus term sums to zero over the agents and the average of x moves
+  // by -alpha * (mean x - mean c): it converges whatever the compressor drops.
+  const uint32_t n = 8;
+  const Eigen::Index d = 100;
+  const topo::Graph g = ring_graph(n);
+  const WaveProblem p = wave_problem(n, d);
+  ParamVector optimum = ParamVector::Zero(d);
+  for (const ParamVector& c : p.c) optimum += c / static_cast<float>(n);
+  auto agents = make_agents(p.x0, p.c);
+  Detsgrad alg(constant_steps(), decaying_threshold(4.0), g, top_k_qsgd(10, 16));
+  alg.start(agents);
+  auto average_distance = [&] {
+    ParamVector mean = ParamVector::Zero(d);
+    for (const Agent& a : agents) mean += a.x / static_cast<float>(n);
+    return static_cast<double>((mean - optimum).norm());
+  };
+  auto worst_distance = [&] {
+    double worst = 0.0;
+    for (const Agent& a : agents) worst = std::max(worst, static_cast<double>((a.x - optimum).norm()));
+    return worst;
+  };
+  const double start = average_distance();
+  const double worst_start = worst_distance();
+  for (int round = 0; round < 300; ++round) run_round(alg, agents);
+  MESSAGE("average: " << average_distance() / start << ", worst agent: "
+                      << worst_distance() / worst_start << " of the start");
+  CHECK(average_distance() < 1e-3 * start);
+  CHECK(worst_distance() < 0.5 * worst_start);
 }

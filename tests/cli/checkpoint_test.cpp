@@ -156,6 +156,16 @@ TEST_CASE("an async run killed with SIGKILL at random moments and resumed gives 
   check_survives_kills("detsgrad-async", {"--set", "/run/iterations=400"});
 }
 
+TEST_CASE("compressed runs killed with SIGKILL at random moments and resumed give the same results") {
+  // Compressed messages in flight, holders' own copies after losses, CHOCO's copies.
+  check_survives_kills("detsgrad-async",
+                       {"--set", "/run/iterations=400", "--set", "/network/loss=0.2", "--set",
+                        R"(/algorithm/compression=[{"kind":"top_k","k":30},{"kind":"qsgd","levels":4}])"});
+  check_survives_kills("dpsgd", {"--set", "/run/iterations=300", "--set",
+                                 R"(/algorithm={"kind":"choco","gamma":0.2,"compression":{"kind":"random_k","fraction":0.2}})",
+                                 "--set", R"(/trigger={"kind":"always"})"});
+}
+
 TEST_CASE("--resume continues an interrupted run from its folder alone") {
   const fs::path out = interrupted("resume");
   const auto r = dlsim::testing::run_binary(

@@ -136,6 +136,38 @@ TEST_CASE("threads 1 and 2 give identical fingerprints in both time modes") {
   }
 }
 
+TEST_CASE("compressed runs: threads 1 and 2 give identical fingerprints, sizes add up") {
+  // SPARQ (sync and async over lossy links: holders' own copies), CHOCO, and naive compression
+  // with random draws on D-PSGD, Gossiping SGD and Elastic Gossip.
+  const std::vector<std::pair<std::string, std::vector<std::string>>> runs = {
+      {"detsgrad", {"--set", R"(/algorithm/compression=[{"kind":"top_k","fraction":0.1},{"kind":"qsgd","levels":4}])"}},
+      {"detsgrad-async", {"--set", R"(/algorithm/compression={"kind":"random_k","k":20})",
+                          "--set", "/network/loss=0.2"}},
+      {"dpsgd", {"--set", R"(/algorithm={"kind":"choco","gamma":0.2,"compression":{"kind":"sign"}})",
+                 "--set", R"(/trigger={"kind":"always"})"}},
+      {"dpsgd", {"--set", R"(/algorithm/compression={"kind":"qsgd","levels":2})"}},
+      {"gossip-async-lossy", {"--set", R"(/algorithm/compression={"kind":"random_k","fraction":0.3,"scale":true})"}},
+      {"elastic-gossip", {"--set", R"(/algorithm/compression={"kind":"bf16"})"}}};
+  for (const auto& [name, extra] : runs) {
+    CAPTURE(name);
+    CAPTURE(extra[1]);
+    std::vector<std::string> two = extra;
+    two.insert(two.end(), {"--threads", "2"});
+    const std::string out = scratch("compressed");
+    std::vector<std::string> one{"run", smoke(name), "-o", out, "--quiet", "--threads", "1"};
+    one.insert(one.end(), extra.begin(), extra.end());
+    const Result r = run_dlsim(one);
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    const json s = summary(out);
+    CHECK(s["fingerprint"] == fingerprint_of(smoke(name), two));
+    CHECK(s["fingerprint"] != fingerprint_of(smoke(name)));  // the compression changed the run
+    const json& comm = s["comm"];
+    CHECK(comm["bytes_uncompressed"].get<uint64_t>() > comm["bytes"].get<uint64_t>());
+    CHECK(comm["compression_ratio"].get<double>() ==
+          doctest::Approx(comm["bytes_uncompressed"].get<double>() / comm["bytes"].get<double>()));
+  }
+}
+
 TEST_CASE("the same seed gives the same fingerprint and another seed a different one") {
   const std::string a = fingerprint_of(smoke("gossip-push"));
   CHECK(fingerprint_of(smoke("gossip-push")) == a);

@@ -239,7 +239,7 @@ TEST_CASE("wire sizes by hand") {
   CHECK(fraction.kept(10) == 1);
 }
 
-TEST_CASE("a sparse message adds to its entries only; the same stream gives the same message") {
+TEST_CASE("a sparse message adds to its entries only, the same stream gives the same message") {
   const std::vector<float> v = {0.1f, -6.0f, 0.2f, 8.0f, -0.3f};
   const CompressedVector c = compress(spec_of(Sparsifier::kTopK, 2, Quantizer::kFloat32), v);
   std::vector<float> target = {1.0f, 1.0f, std::numeric_limits<float>::quiet_NaN(), 1.0f, 1.0f};

@@ -135,7 +135,7 @@ TEST_CASE("the whole-network gradient of a small CNN with dropout matches finite
   CHECK(worst < 1e-2);
 }
 
-TEST_CASE("evaluation batches grow only the activations; training scratch follows training") {
+TEST_CASE("evaluation batches grow only the activations, training scratch follows training") {
   // Scratch allocated and never written is resident memory once pages are huge: the backward
   // buffers are sized by training batches alone, and the input layer holds no dx scratch.
   RandomStream data_rng(31, "data", 0);

@@ -48,7 +48,7 @@ TEST_CASE("two messages offered together are serialised FIFO, the second one ser
   CHECK(link.busy_until().ns == 16000);
 }
 
-TEST_CASE("a message offered while the wire is busy waits; one offered later does not") {
+TEST_CASE("a message offered while the wire is busy waits, one offered later does not") {
   Link link = make_link(SimTime::from_us(10), kGbps);
   CHECK(link.offer(SimTime{}, 1000).arrival.ns == 8000 + 10000);
   CHECK(link.offer(SimTime::from_ns(4000), 1000).arrival.ns == 16000 + 10000);   // waits 4000 ns
