@@ -56,12 +56,19 @@ Copies algorithm_copies(const ScenarioSpec& s) {
                                    topo::build_topology(s.topology, s.seed).edges().size()) /
                              static_cast<double>(s.agents)
                        : 0.0;
-      const double message = static_cast<double>(s.algorithm.compression.wire_bytes(1 << 20)) /
-                             static_cast<double>(4 << 20);  // a message's share of a vector
-      return {1.0 + degree + 2.0 * message, 0.0};
+      return {1.0 + degree, 0.0};
     }
   }
   return {};
+}
+
+// A compression's messages and scratch, in parameter vectors per agent: about two messages
+// alive (the one being sent and the last one still held), each k indices and k values (d values
+// when nothing is sparsified). sim/agents/agent_compression.hpp.
+double compression_vectors(const CompressionSpec& c, uint64_t parameters) {
+  if (!c.enabled() || parameters == 0) return 0.0;
+  const double kept = static_cast<double>(c.kept(parameters)) / static_cast<double>(parameters);
+  return 2.0 * (c.sparsifier == Sparsifier::kNone ? 1.0 : 2.0 * kept);
 }
 
 double optimizer_vectors(const models::OptimizerSpec& o) {
@@ -179,8 +186,9 @@ MemoryEstimate estimate_memory(const ScenarioSpec& s, uint64_t available_bytes) 
 
   MemoryEstimate e;
   e.parameters = m.parameters;
-  e.vectors_per_agent =
-      2.0 + optimizer_vectors(s.optimizer) + copies.per_agent + (quadratic ? 1.0 : 0.0);
+  e.vectors_per_agent = 2.0 + optimizer_vectors(s.optimizer) + copies.per_agent +
+                        compression_vectors(s.algorithm.compression, m.parameters) +
+                        (quadratic ? 1.0 : 0.0);
   const double vector_bytes = static_cast<double>(m.parameters) * sizeof(float);
   const double vectors = e.vectors_per_agent * static_cast<double>(model_agents) + copies.shared;
   e.parts.push_back({"process", "", kProcessBytes, "binary, libraries, thread stacks"});

@@ -71,6 +71,14 @@ TEST_CASE("the estimate counts the vectors each algorithm and optimizer holds") 
   detsgrad = with(detsgrad, "/trigger", {{"kind", "threshold"}, {"v0", 1}});
   CHECK(vectors(detsgrad) == 5.0);  // + broadcast, pending snapshot, consensus cache
   CHECK(vectors(with(detsgrad, "/time/mode", "async")) > 5.0);  // + copies in flight
+  // CHOCO on a ring: x^_i and a copy per neighbour; a dense quantizer's messages add two vectors.
+  json choco = with(base, "/algorithm", {{"kind", "choco"}, {"gamma", 0.5}});
+  choco = with(choco, "/trigger", {{"kind", "always"}});
+  CHECK(vectors(choco) == 5.0);
+  CHECK(vectors(with(choco, "/algorithm/compression", {{"kind", "sign"}})) == 7.0);
+  // top 1 %: two messages of k indices and k values.
+  CHECK(vectors(with(choco, "/algorithm/compression", {{"kind", "top_k"}, {"fraction", 0.01}})) ==
+        doctest::Approx(5.04).epsilon(0.01));
 }
 
 TEST_CASE("the estimate grows with the agents, the model and the data as they do") {
