@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/neighbour_index.hpp"
 #include "sim/core/error.hpp"
 
 namespace dlsim {
@@ -74,11 +75,8 @@ void Choco::communicate(Agent& a, Outbox& out) {
 void Choco::receive(Agent& a, const Message& m, Outbox&) {
   DLSIM_CHECK(m.kind == MessageKind::kParams && m.delta, "CHOCO got a message of kind {}",
               static_cast<int>(m.kind));
-  const auto neighbours = weights_.neighbors(a.id.value);
-  const auto it = std::lower_bound(neighbours.begin(), neighbours.end(), m.from.value);
-  DLSIM_CHECK(it != neighbours.end() && *it == m.from.value, "message from non-neighbour {}",
-              m.from.value);
-  ParamVector& copy = state_[a.id.value].held[static_cast<size_t>(it - neighbours.begin())];
+  const size_t n = neighbour_index(weights_.neighbors(a.id.value), m.from);
+  ParamVector& copy = state_[a.id.value].held[n];
   m.delta->add_to(std::span<float>(copy.data(), static_cast<size_t>(copy.size())));
 }
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/neighbour_index.hpp"
 #include "sim/core/error.hpp"
 
 namespace dlsim {
@@ -157,12 +158,8 @@ void Detsgrad::communicate(Agent& a, Outbox& out) {
 void Detsgrad::receive(Agent& a, const Message& m, Outbox&) {
   DLSIM_CHECK(m.kind == MessageKind::kParams && m.params, "DETSGRAD got a message of kind {}",
               static_cast<int>(m.kind));
-  const auto neighbours = graph_.neighbors(a.id.value);
-  const auto it = std::lower_bound(neighbours.begin(), neighbours.end(), m.from.value);
-  DLSIM_CHECK(it != neighbours.end() && *it == m.from.value, "message from non-neighbour {}",
-              m.from.value);
+  const size_t n = neighbour_index(graph_.neighbors(a.id.value), m.from);
   PerAgent& s = state_[a.id.value];
-  const auto n = static_cast<size_t>(it - neighbours.begin());
   if (m.delta)
     receive_compressed(s, n, m);
   else

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/neighbour_index.hpp"
 #include "sim/core/error.hpp"
 
 namespace dlsim {
@@ -35,11 +36,8 @@ void Dpsgd::communicate(Agent& a, Outbox& out) {
 }
 
 void Dpsgd::receive(Agent& a, const Message& m, Outbox&) {
-  const auto neighbours = weights_.neighbors(a.id.value);
-  const auto it = std::lower_bound(neighbours.begin(), neighbours.end(), m.from.value);
-  DLSIM_CHECK(it != neighbours.end() && *it == m.from.value, "message from non-neighbour {}",
-              m.from.value);
-  state_[a.id.value].held[static_cast<size_t>(it - neighbours.begin())] = m.params;
+  const size_t n = neighbour_index(weights_.neighbors(a.id.value), m.from);
+  state_[a.id.value].held[n] = m.params;
 }
 
 void Dpsgd::update(Agent& a) {

@@ -16,7 +16,7 @@ enum class Sparsifier : uint8_t {
 
 enum class Quantizer : uint8_t {
   kFloat32,  ///< values as they are (32 bits each)
-  kQsgd,     ///< sign + one of `levels` + 1 levels of |v_i| / ||v||, stochastic rounding; + the norm
+  kQsgd,     ///< sign + a level in 0..levels of |v_i| / ||v||, rounded at random; + the norm
   kSign,     ///< 1 bit per entry, all scaled by the mean magnitude (one float)
   kFp16,     ///< IEEE half precision, round to nearest even
   kBf16,     ///< bfloat16, round to nearest even

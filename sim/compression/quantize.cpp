@@ -77,7 +77,8 @@ void quantize_fp16(std::span<float> values) {
 #if defined(__F16C__)
   // The hardware conversion rounds to nearest even, as Eigen::half's software one does.
   for (; i + 8 <= values.size(); i += 8) {
-    const __m128i half = _mm256_cvtps_ph(_mm256_loadu_ps(values.data() + i), _MM_FROUND_TO_NEAREST_INT);
+    const __m128i half =
+        _mm256_cvtps_ph(_mm256_loadu_ps(values.data() + i), _MM_FROUND_TO_NEAREST_INT);
     _mm256_storeu_ps(values.data() + i, _mm256_cvtph_ps(half));
   }
 #endif

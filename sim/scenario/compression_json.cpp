@@ -63,7 +63,8 @@ CompressionSpec parse_compression(const json& value, const std::string& file,
     return spec;
   }
   if (value.empty() || value.size() > 2)
-    throw InputError(fmt::format("{}: {}: {} entries; {}", file, pointer, value.size(), kChainRule));
+    throw InputError(
+        fmt::format("{}: {}: {} entries; {}", file, pointer, value.size(), kChainRule));
   const StageKind first = parse_stage(JsonObject(value[0], file, child_pointer(pointer, 0)), spec);
   if (value.size() == 2) {
     const std::string second_pointer = child_pointer(pointer, 1);

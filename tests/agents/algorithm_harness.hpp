@@ -1,7 +1,7 @@
 // Test harness for algorithm arithmetic: a quadratic learner with exact gradients and a lockstep
-// round (prepare, gradient or fused local step, after_gradient, communicate, deliver in send order, update, with the collective
-// hooks) with no network, so
-// expected values can be derived by hand. The real drivers are tested with the network model.
+// round (prepare, gradient or fused local step, after_gradient, communicate, deliver in send
+// order, update, with the collective hooks) with no network, so expected values can be derived
+// by hand. The real drivers are tested with the network model.
 #pragma once
 
 #include <cmath>
