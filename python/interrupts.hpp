@@ -1,0 +1,36 @@
+// Ctrl-C while the engine runs without the GIL: Python's C signal handler only sets a flag, and
+// its Python handler (KeyboardInterrupt) runs when the main thread next holds the GIL. Between
+// iterations the engine calls check(), which on the caller's thread takes the GIL at most every
+// 20 ms to run pending handlers; an exception they raise is kept, and every thread of the run
+// (a sweep's other runs too) then throws Cancelled, so each run removes its OUT.tmp.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <atomic>
+#include <chrono>
+#include <optional>
+#include <thread>
+
+namespace dlsim::python {
+
+class Interrupts {
+ public:
+  /// Created (with the GIL) on the thread that calls the engine.
+  Interrupts() : caller_(std::this_thread::get_id()) {}
+  /// Called without the GIL, on any thread of the run; throws Cancelled once a signal handler
+  /// raised (or stop() was called).
+  void check();
+  /// Makes every later check() throw; `error` is what rethrow() raises (call with the GIL).
+  void stop(pybind11::error_already_set error);
+  /// With the GIL, after the engine returned or threw: raises the kept Python exception, if any.
+  void rethrow();
+
+ private:
+  std::thread::id caller_;
+  std::chrono::steady_clock::time_point next_check_{};
+  std::atomic<bool> stopped_{false};
+  std::optional<pybind11::error_already_set> error_;  // written once, before stopped_ is set
+};
+
+}  // namespace dlsim::python
