@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
 #include "sim/core/error.hpp"
 
 namespace dlsim::python {
@@ -54,16 +56,24 @@ bool PythonTrigger::call(AgentId agent, const TriggerInput& in) {
 }
 
 void PythonTrigger::wait_turn(AgentId agent) {
-  std::unique_lock lock(mutex_);
-  turn_changed_.wait(lock, [&] { return failed_ || turn_ == agent.value; });
-  if (failed_) throw Cancelled("another agent's trigger failed");
+  auto ready = [&] { return failed_.load() || turn_.load() == agent.value; };
+  // The previous agent's call takes microseconds: poll for up to 50 us before sleeping, as the
+  // thread pool does (a futex sleep and wake-up per call made a 2-thread run of a small model
+  // six times slower than with the built-in rule).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+  for (unsigned round = 1; !ready(); ++round) {
+    if (round % 64 != 0 || std::chrono::steady_clock::now() < deadline) continue;
+    std::unique_lock lock(mutex_);
+    turn_changed_.wait(lock, ready);
+  }
+  if (failed_.load()) throw Cancelled("another agent's trigger failed");
 }
 
 void PythonTrigger::pass_turn(bool failed) {
   {
     std::lock_guard lock(mutex_);
-    failed_ = failed_ || failed;
-    turn_ = (turn_ + 1) % agents_;
+    if (failed) failed_ = true;
+    turn_ = (turn_.load() + 1) % agents_;
   }
   turn_changed_.notify_all();
 }

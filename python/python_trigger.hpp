@@ -14,6 +14,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 
@@ -41,10 +42,12 @@ class PythonTrigger final : public TriggerDecider {
   uint32_t agents_;
   CallOrder order_;
   Interrupts& stop_;
+  // Written under mutex_ (so a sleeping waiter cannot miss a change), read without it while
+  // spinning: a hand-over between two running threads then costs no sleep and wake-up.
   std::mutex mutex_;
   std::condition_variable turn_changed_;
-  uint32_t turn_ = 0;    // the agent whose call is next in this round
-  bool failed_ = false;  // a call failed: the waiting ones give up
+  std::atomic<uint32_t> turn_{0};    // the agent whose call is next in this round
+  std::atomic<bool> failed_{false};  // a call failed: the waiting ones give up
 };
 
 }  // namespace dlsim::python

@@ -45,7 +45,10 @@ def test_a_dict_and_its_file_give_the_same_run():
 
 
 def test_out_is_the_cli_folder_and_no_out_leaves_nothing(tmp_path):
-    before = set(os.listdir(tempfile.gettempdir()))
+    def ours():  # other tests run at the same time may use the temporary folder too
+        return {n for n in os.listdir(tempfile.gettempdir()) if n.startswith("dlsim-run-")}
+
+    before = ours()
     r = dlsim.run(smoke("gossip-push"), threads=1, out=tmp_path / "py")
     assert r.out == str(tmp_path / "py")
     assert sorted(os.listdir(tmp_path / "py")) == ["metrics.csv", "scenario.json", "summary.json"]
@@ -54,7 +57,7 @@ def test_out_is_the_cli_folder_and_no_out_leaves_nothing(tmp_path):
         assert (tmp_path / "py" / name).read_text() == (tmp_path / "cli" / name).read_text()
     assert not os.path.exists(str(tmp_path / "py") + ".tmp")
     assert dlsim.run(smoke("gossip-push"), threads=1).out is None
-    assert set(os.listdir(tempfile.gettempdir())) - before == set()
+    assert ours() - before == set()
 
 
 def test_validate_returns_the_resolved_scenario(tmp_path):
