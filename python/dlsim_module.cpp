@@ -15,6 +15,8 @@
 #include "python/python_stderr.hpp"
 #include "python/python_trigger.hpp"
 #include "sim/core/error.hpp"
+#include "sim/metrics/output_folder.hpp"
+#include "sim/run/checkpoint.hpp"
 #include "sim/run/run_scenario.hpp"
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/memory_estimate.hpp"
@@ -71,6 +73,14 @@ std::string run(const std::optional<std::string>& path, const std::optional<std:
                 unsigned threads, bool progress, const std::optional<py::function>& trigger,
                 const std::optional<std::string>& data_dir) {
   const ScenarioSpec spec = load(path, text, label, overrides);
+  // A checkpoint's identity does not cover a Python rule: continuing one under another rule
+  // would mix two runs in one result.
+  const fs::path checkpoint = OutputFolder::staging_path(out) / kCheckpointName;
+  if (trigger && fs::exists(checkpoint))
+    throw InputError(fmt::format("{}: holds a checkpoint of an interrupted run; a run with a "
+                                 "Python trigger does not continue one (remove it, or run "
+                                 "without trigger= to continue it)",
+                                 checkpoint.parent_path().string()));
   Interrupts interrupts;
   std::unique_ptr<PythonTrigger> decider;
   if (trigger)

@@ -78,3 +78,11 @@ def test_an_algorithm_without_a_drift_refuses_a_trigger():
     with pytest.raises(dlsim.ScenarioError) as e:
         dlsim.run(smoke("dpsgd"), threads=1, trigger=lambda a, k, d, s: True)
     assert e.value.pointer == "/algorithm/kind"
+
+
+def test_a_python_trigger_does_not_continue_a_checkpoint(tmp_path):
+    (tmp_path / "run.tmp").mkdir()
+    (tmp_path / "run.tmp" / "checkpoint.bin").write_bytes(b"from an interrupted CLI run")
+    with pytest.raises(dlsim.ScenarioError, match="does not continue one"):
+        dlsim.run(smoke("detsgrad"), out=tmp_path / "run", trigger=lambda a, k, d, s: True)
+    assert (tmp_path / "run.tmp" / "checkpoint.bin").exists()  # left for `dlsim run --resume`
