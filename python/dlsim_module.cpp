@@ -122,8 +122,7 @@ std::string sweep(const std::string& file, const std::string& out, unsigned jobs
   SingleProcess ranks;
   std::string csv;
   try {
-    py::gil_scoped_release release;
-    csv = run_sweep(spec, options, ranks, log.stream()).csv.string();
+    interrupts.run_watched([&] { csv = run_sweep(spec, options, ranks, log.stream()).csv.string(); });
   } catch (const Cancelled&) {
     interrupts.rethrow();
     throw;

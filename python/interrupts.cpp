@@ -1,5 +1,9 @@
 #include "python/interrupts.hpp"
 
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+
 #include "sim/core/error.hpp"
 
 namespace dlsim::python {
@@ -30,6 +34,37 @@ void Interrupts::rethrow() {
   py::error_already_set error = std::move(*error_);
   error_.reset();
   throw error;
+}
+
+void Interrupts::run_watched(const std::function<void()>& work) {
+  std::exception_ptr failure;
+  std::mutex mutex;
+  std::condition_variable finished;
+  bool done = false;
+  std::thread worker([&] {
+    try {
+      work();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    const std::lock_guard lock(mutex);
+    done = true;
+    finished.notify_all();
+  });
+  {
+    py::gil_scoped_release release;
+    std::unique_lock lock(mutex);
+    while (!finished.wait_for(lock, std::chrono::milliseconds(20), [&] { return done; })) {
+      lock.unlock();
+      {
+        py::gil_scoped_acquire gil;
+        if (PyErr_CheckSignals() != 0) stop(py::error_already_set());
+      }
+      lock.lock();
+    }
+  }
+  worker.join();
+  if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace dlsim::python

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <thread>
 
@@ -25,6 +26,11 @@ class Interrupts {
   void stop(pybind11::error_already_set error);
   /// With the GIL, after the engine returned or threw: raises the kept Python exception, if any.
   void rethrow();
+  /// Runs `work` on a thread of its own while the caller's thread, without the GIL, runs Python's
+  /// signal handlers every 20 ms (stop() on an exception); returns or rethrows work's outcome.
+  /// For sweeps: their runs are spread over threads, and the caller's may be idle, waiting for
+  /// the others, long before the sweep ends.
+  void run_watched(const std::function<void()>& work);
 
  private:
   std::thread::id caller_;

@@ -9,7 +9,7 @@ import time
 import pytest
 
 import dlsim
-from conftest import SOURCE, smoke
+from conftest import smoke
 
 LONG = {"/run/iterations": 1000000, "/run/eval_every": 0}  # far longer than the test waits
 
@@ -55,4 +55,23 @@ def test_sigint_stops_a_sweep_keeping_no_partial_run(tmp_path):
     runs = out / "runs"
     left = os.listdir(runs) if runs.exists() else []
     assert [name for name in left if name.endswith(".tmp")] == []
+    assert not (out / "sweep.csv").exists()
+
+
+def test_sigint_reaches_a_sweep_whose_calling_thread_has_no_run_left(tmp_path):
+    # Two jobs, a short run and a long one: whichever thread gets the short run is idle long
+    # before the sweep ends, and the interrupt must still be seen.
+    sweep_file = tmp_path / "uneven.json"
+    sweep_file.write_text(
+        '{"base": "%s", "set": {"/run/eval_every": 0},'
+        ' "grid": {"/run/iterations": [10, 1000000]}}' % smoke("detsgrad"))
+    out = tmp_path / "sweep"
+    started = time.monotonic()
+    timer = interrupt_after(1.5)
+    with pytest.raises(KeyboardInterrupt):
+        dlsim.sweep(sweep_file, out, jobs=2)
+    timer.join()
+    assert time.monotonic() - started < 10
+    left = os.listdir(out / "runs")
+    assert len(left) == 1 and not left[0].endswith(".tmp")  # the short run, whole
     assert not (out / "sweep.csv").exists()
