@@ -64,10 +64,10 @@ Model Model::build(const ModelSpec& spec, const InputShape& input, RandomStream&
   }
   if (const auto* mlp = std::get_if<MlpSpec>(&spec.arch)) {
     m.kind_ = ModelKind::kMlp;
-    m.network_ = layers::build_network(*mlp, input);
+    m.network_ = layers::build_network(*mlp, input, spec.init);
   } else {
     m.kind_ = ModelKind::kCnn;
-    m.network_ = layers::build_network(std::get<CnnSpec>(spec.arch), input);
+    m.network_ = layers::build_network(std::get<CnnSpec>(spec.arch), input, spec.init);
   }
   m.parameter_count_ = m.network_->parameter_count();
   m.classes_ = input.classes;

@@ -34,8 +34,9 @@ struct EvalResult {
 
 /// Parameter layout: layers in order, each its weights then its biases; dense W (out x in) and
 /// conv K (filters x C*k*k) column-major (models/layers/dense.hpp, conv2d.hpp). Quadratic: x.
-/// Initialisation: weights followed by a ReLU ~ He normal N(0, 2/fan_in); followed by tanh or by
-/// nothing (the output layer) ~ Glorot normal N(0, 2/(fan_in+fan_out)); biases 0; drawn layer by
+/// Initialisation (ModelSpec::init, default kHeNormal): weights followed by a ReLU ~ He normal
+/// N(0, 2/fan_in); followed by tanh or by nothing (the output layer) ~ Glorot normal
+/// N(0, 2/(fan_in+fan_out)); biases 0; or PyTorch's uniform rule (InitScheme); drawn layer by
 /// layer in memory order. Quadratic: x0 ~ N(0, I), so that "independent" initialisation differs.
 /// A Model is used by one thread at a time (its workspace is scratch for the call in progress).
 class Model {

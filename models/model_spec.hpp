@@ -66,8 +66,18 @@ struct QuadraticSpec {
   double noise_sigma = 0.0;
 };
 
+/// How weight layers draw their initial parameters (scenarios/README.md, `model.init`):
+/// kHeNormal: weights followed by a ReLU ~ N(0, 2/fan_in), the others (tanh, the output layer)
+///   ~ N(0, 2/(fan_in + fan_out)), biases 0 (dlsim's rule before the key existed);
+/// kGlorotNormal: every weight layer ~ N(0, 2/(fan_in + fan_out)), biases 0;
+/// kPytorch: torch.nn.Linear / Conv2d's defaults: weights ~ U(+-1/sqrt(fan_in)) (kaiming_uniform
+///   with a = sqrt(5)), biases ~ U(+-1/sqrt(fan_in)); conv fan_in = in_channels * kh * kw.
+/// Quadratic models ignore it.
+enum class InitScheme { kHeNormal, kGlorotNormal, kPytorch };
+
 struct ModelSpec {
   std::variant<MlpSpec, CnnSpec, QuadraticSpec> arch;
+  InitScheme init = InitScheme::kHeNormal;
 };
 
 /// conv 5x5x32 pad 2, relu, maxpool 2, conv 5x5x64 pad 2, relu, maxpool 2, flatten, dense 512,

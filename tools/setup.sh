@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 packages=(g++ make cmake pkg-config ca-certificates libeigen3-dev libboost-graph-dev
           nlohmann-json3-dev libfmt-dev doctest-dev libcli11-dev zlib1g-dev
           dataset-fashion-mnist python3-matplotlib openmpi-bin libopenmpi-dev
-          clang libclang-rt-dev)  # clang and libFuzzer: tools/fuzz.sh
+          clang libclang-rt-dev  # clang and libFuzzer: tools/fuzz.sh
+          pybind11-dev python3-dev python3-numpy python3-pytest)  # the Python module (python/)
 # These machines may carry their own Node.js + npm, which Debian's npm package conflicts with.
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 

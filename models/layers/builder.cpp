@@ -41,6 +41,17 @@ Init init_for(const std::vector<LayerSpec>& spec, size_t i) {
   return Init::kGlorotNormal;
 }
 
+// The rule of one weight layer: kHeNormal keeps the per-layer choice (He before a ReLU, else
+// Glorot), the other schemes use one rule for every layer.
+Init scheme_init(InitScheme scheme, Init per_layer) {
+  switch (scheme) {
+    case InitScheme::kHeNormal: return per_layer;
+    case InitScheme::kGlorotNormal: return Init::kGlorotNormal;
+    case InitScheme::kPytorch: return Init::kPytorchUniform;
+  }
+  return per_layer;
+}
+
 void check_output(Index out, const InputShape& in, const char* path) {
   if (out != static_cast<Index>(in.classes))
     throw InputError(fmt::format("{}: the last layer gives {} outputs but the data has {} classes",
@@ -127,7 +138,8 @@ std::unique_ptr<Layer> make_layer(const std::vector<LayerSpec>& spec, size_t i, 
 
 }  // namespace
 
-std::unique_ptr<Network> build_network(const MlpSpec& spec, const InputShape& in) {
+std::unique_ptr<Network> build_network(const MlpSpec& spec, const InputShape& in,
+                                       InitScheme scheme) {
   const Shape input = input_shape(in);
   if (spec.dropout.size() > 2)
     throw InputError(fmt::format("/dropout: expected at most 2 rates (input, hidden), got {}",
@@ -144,7 +156,7 @@ std::unique_ptr<Network> build_network(const MlpSpec& spec, const InputShape& in
   auto add = [&](std::unique_ptr<Layer> l, Init init) {
     cur = l->output_shape();
     layers.push_back(std::move(l));
-    inits.push_back(init);
+    inits.push_back(scheme_init(scheme, init));
   };
   if (input_rate > 0.0) add(std::make_unique<Dropout>(cur, input_rate), Init::kGlorotNormal);
   for (size_t i = 0; i < spec.hidden.size(); ++i) {
@@ -162,7 +174,8 @@ std::unique_ptr<Network> build_network(const MlpSpec& spec, const InputShape& in
   return std::make_unique<Network>(input, std::move(layers), std::move(inits));
 }
 
-std::unique_ptr<Network> build_network(const CnnSpec& spec, const InputShape& in) {
+std::unique_ptr<Network> build_network(const CnnSpec& spec, const InputShape& in,
+                                       InitScheme scheme) {
   const Shape input = input_shape(in);
   if (spec.layers.empty()) throw InputError("/layers: the network has no layers");
   Shape cur = input;  // first every shape is checked on the spec as written
@@ -174,7 +187,7 @@ std::unique_ptr<Network> build_network(const CnnSpec& spec, const InputShape& in
   cur = input;
   for (size_t i = 0, used = 0; i < spec.layers.size(); i += used) {
     layers.push_back(make_layer(spec.layers, i, cur, used));
-    inits.push_back(init_for(spec.layers, i));
+    inits.push_back(scheme_init(scheme, init_for(spec.layers, i)));
     cur = layers.back()->output_shape();
   }
   return std::make_unique<Network>(input, std::move(layers), std::move(inits));

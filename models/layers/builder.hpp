@@ -10,7 +10,10 @@
 
 namespace dlsim::models::layers {
 
-std::unique_ptr<Network> build_network(const MlpSpec& spec, const InputShape& input);
-std::unique_ptr<Network> build_network(const CnnSpec& spec, const InputShape& input);
+/// `init` picks each weight layer's rule (InitScheme in models/model_spec.hpp).
+std::unique_ptr<Network> build_network(const MlpSpec& spec, const InputShape& input,
+                                       InitScheme init = InitScheme::kHeNormal);
+std::unique_ptr<Network> build_network(const CnnSpec& spec, const InputShape& input,
+                                       InitScheme init = InitScheme::kHeNormal);
 
 }  // namespace dlsim::models::layers

@@ -103,7 +103,7 @@ Index Conv2D::parameter_count() const { return filters_ * patch_ + filters_; }
 void Conv2D::initialize(float* p, Init init, RandomStream& rng) const {
   const Index k2 = kernel_ * kernel_;
   fill_weights(p, filters_ * patch_, patch_, filters_ * k2, init, rng);
-  std::fill_n(p + filters_ * patch_, filters_, 0.0f);
+  fill_biases(p + filters_ * patch_, filters_, patch_, init, rng);
 }
 
 // z (P x F) = conv(x) + b, clamped at 0 with a fused ReLU.

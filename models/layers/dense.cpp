@@ -25,7 +25,7 @@ Index Dense::parameter_count() const { return out_size_ * in_size_ + out_size_; 
 
 void Dense::initialize(float* p, Init init, RandomStream& rng) const {
   fill_weights(p, out_size_ * in_size_, in_size_, out_size_, init, rng);
-  std::fill_n(p + out_size_ * in_size_, out_size_, 0.0f);
+  fill_biases(p + out_size_ * in_size_, out_size_, in_size_, init, rng);
 }
 
 void Dense::reserve(Index max_batch, Use use) {

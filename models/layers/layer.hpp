@@ -44,8 +44,9 @@ struct GradientOut {
 /// after the network's first with parameters, the input gradient dx).
 enum class Use { kEvaluation, kTraining, kTrainingWithInputGradient };
 
-/// The rule that draws a weight layer's initial weights (biases are always zero).
-enum class Init { kHeNormal, kGlorotNormal };
+/// The rule that draws a weight layer's initial weights and biases (models/layers/init.hpp):
+/// the normal ones leave biases at zero, kPytorchUniform draws them too.
+enum class Init { kHeNormal, kGlorotNormal, kPytorchUniform };
 
 class Layer {
  public:

@@ -29,6 +29,7 @@ namespace dlsim {
 
 class SnapshotLoader;
 class SnapshotSaver;
+class TriggerDecider;
 
 class Algorithm {
  public:
@@ -51,6 +52,9 @@ class Algorithm {
   /// True for collectives (all-reduce): they need every agent in the same iteration.
   virtual bool collective() const { return false; }
   virtual void before_updates(std::span<Agent>) {}
+  /// Lets `decider` replace the trigger's rule (trigger.hpp, TriggerDecider); false when this
+  /// algorithm's trigger has no drift to give it (DETSGRAD, CHOCO and EASGD compute one).
+  virtual bool set_trigger_decider(TriggerDecider&) { return false; }
   virtual void after_updates(std::span<Agent>) {}
 
   /// The algorithm's state between two events (held copies, snapshots not yet sent, messages

@@ -50,12 +50,16 @@ void Choco::after_gradient(Agent& a) {
   a.learner->apply_step(a.x, a.g, a.iteration);
   s.stepped = true;
   s.pending = nullptr;
-  if (weights_.neighbors(a.id.value).empty() || a.iteration % local_steps_ != 0) return;
+  if (a.iteration % local_steps_ != 0) return;
   // x - x^_i, in a buffer per thread: the difference lives only until it is compressed.
   thread_local ParamVector diff;
   diff = a.x - s.own;
   s.drift = trigger_.needs_drift() ? norm_of(diff, trigger_.spec().norm) : 0.0;
-  if (!trigger_.decide({a.iteration, s.drift, 0.0}, a.trigger_rng)) return;
+  // Every agent decides at every communication round (an outside decider counts on it), even
+  // one with nobody to send to.
+  if (!trigger_.decide(a.id, {a.iteration, s.drift, 0.0}, a.trigger_rng) ||
+      weights_.neighbors(a.id.value).empty())
+    return;
   s.pending = compression_.delta(a, std::span<const float>(diff.data(),
                                                            static_cast<size_t>(diff.size())));
   s.pending->add_to(std::span<float>(s.own.data(), static_cast<size_t>(s.own.size())));

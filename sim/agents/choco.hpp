@@ -36,6 +36,10 @@ class Choco final : public Algorithm {
   void communicate(Agent& a, Outbox& out) override;
   void receive(Agent& a, const Message& m, Outbox& out) override;
   void update(Agent& a) override;
+  bool set_trigger_decider(TriggerDecider& decider) override {
+    trigger_.set_decider(decider);
+    return true;
+  }
   void save(SnapshotSaver& out) const override;
   void load(SnapshotLoader& in) override;
 

@@ -96,7 +96,7 @@ void Detsgrad::prepare(Agent& a) {
   else
     s.drift = 0.0;
   s.drift_ready = false;
-  const bool fire = trigger_.decide({k, s.drift, steps(s, k).alpha}, a.trigger_rng);
+  const bool fire = trigger_.decide(a.id, {k, s.drift, steps(s, k).alpha}, a.trigger_rng);
   // The copy is made here, in the parallel phase; sending it later only shares the pointer.
   s.pending = nullptr;
   if (fire && compression_.enabled())

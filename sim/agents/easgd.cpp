@@ -37,7 +37,7 @@ double Easgd::drift_norm(const Agent& a) const {
 void Easgd::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
   const double drift = trigger_.needs_drift() ? drift_norm(a) : 0.0;
-  const bool fire = trigger_.decide({a.iteration, drift, alpha_}, a.trigger_rng);
+  const bool fire = trigger_.decide(a.id, {a.iteration, drift, alpha_}, a.trigger_rng);
   // The copy is made here, in the parallel phase; sending it only shares the pointer. The pool's
   // use counts are exact: other owners of i's copies (messages, the server while it reads one)
   // live in the event loop, which does not run concurrently with prepare().

@@ -39,6 +39,10 @@ class Easgd final : public Algorithm {
   void receive(Agent& a, const Message& m, Outbox& out) override;
   void receive_service(const Message& m, Outbox& out) override;
   void update(Agent& a) override;
+  bool set_trigger_decider(TriggerDecider& decider) override {
+    trigger_.set_decider(decider);
+    return true;
+  }
   void save(SnapshotSaver& out) const override;
   void load(SnapshotLoader& in) override;
   void before_updates(std::span<Agent> agents) override;

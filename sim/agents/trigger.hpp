@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "sim/core/ids.hpp"
 #include "sim/core/random.hpp"
 
 namespace dlsim {
@@ -33,6 +34,18 @@ struct TriggerInput {
   double alpha_k = 0.0;    // the algorithm's step size at k (ThresholdForm::kAlpha only)
 };
 
+/// A decision rule from outside dlsim (the Python module's `trigger=fn`) that replaces the
+/// scenario's rule in the algorithms that compute a drift (Algorithm::set_trigger_decider). It
+/// gets the drift in the scenario's norm (+inf before the agent's first broadcast) and the step
+/// size. Called from Algorithm::prepare(): in sync mode for many agents at once on the pool's
+/// threads (a decider that needs a fixed order imposes it itself), in async mode in event order.
+/// It may throw: the run stops and the exception reaches run_scenario's caller.
+class TriggerDecider {
+ public:
+  virtual ~TriggerDecider() = default;
+  virtual bool decide(AgentId agent, const TriggerInput& in) = 0;
+};
+
 class Trigger {
  public:
   explicit Trigger(const TriggerSpec& spec) : spec_(spec) {}
@@ -40,16 +53,23 @@ class Trigger {
   /// True when the agent communicates at this iteration. Draws from rng only for kProbability.
   /// A threshold trigger fires at k = 0 (so every neighbour holds a copy) unless v0 is infinite.
   bool decide(const TriggerInput& in, RandomStream& rng) const;
+  /// decide(), or the decider's answer when one is set.
+  bool decide(AgentId agent, const TriggerInput& in, RandomStream& rng) const {
+    return decider_ ? decider_->decide(agent, in) : decide(in, rng);
+  }
+  /// Replaces the rule by `decider` (not owned; outlives this trigger).
+  void set_decider(TriggerDecider& decider) { decider_ = &decider; }
   /// The threshold v_k that the drift is compared with (kThreshold only).
   double threshold(int64_t iteration, double alpha_k) const;
   /// Whether decide() reads TriggerInput::drift (so the caller computes it only then).
-  bool needs_drift() const { return spec_.kind == TriggerKind::kThreshold; }
+  bool needs_drift() const { return decider_ || spec_.kind == TriggerKind::kThreshold; }
   const TriggerSpec& spec() const { return spec_; }
 
  private:
   bool threshold_fires(const TriggerInput& in) const;
 
   TriggerSpec spec_;
+  TriggerDecider* decider_ = nullptr;
 };
 
 std::string_view to_string(TriggerKind kind);

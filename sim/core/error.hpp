@@ -24,6 +24,14 @@ class EnvironmentError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The caller asked a run to stop (RunOptions::between_iterations threw it: the Python module's
+/// KeyboardInterrupt). Neither the input's fault nor the machine's; sweeps do not record it as a
+/// failed run but stop.
+class Cancelled : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// A bug: a condition that must hold whatever the input. Carries file, line, time and agent.
 class InvariantError : public std::logic_error {
  public:

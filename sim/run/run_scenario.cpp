@@ -36,8 +36,9 @@ double mean_accuracy(const EvalPoint& p) {
 class EvaluationPoints final : public RunObserver {
  public:
   EvaluationPoints(World& world, ThreadPool& pool, const CommRecorder& comm, MetricsCsv& csv,
-                   Progress& progress, double& eval_s)
-      : world_(world),
+                   Progress& progress, double& eval_s, const std::function<void()>& between)
+      : between_(between),
+        world_(world),
         pool_(pool),
         comm_(comm),
         csv_(csv),
@@ -62,12 +63,14 @@ class EvaluationPoints final : public RunObserver {
     if (k == run.iterations || (run.eval_every > 0 && k % run.eval_every == 0)) record(k);
     progress_.update(k, world_.sim.now(), has_point_ ? mean_accuracy(last_) : NAN,
                      comm_.events());
+    if (between_) between_();
     return true;
   }
 
   const EvalPoint* last() const { return has_point_ ? &last_ : nullptr; }
 
  private:
+  const std::function<void()>& between_;
   World& world_;
   ThreadPool& pool_;
   const CommRecorder& comm_;
@@ -199,6 +202,10 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   ThreadPool pool(options.threads);  // before the world: building it is parallel too
   const std::unique_ptr<World> world = build_world(spec, options.data_paths, pool);
   for (const std::string& w : world->warnings) log << "dlsim: warning: " << w << '\n';
+  if (options.trigger && !world->algorithm->set_trigger_decider(*options.trigger))
+    throw InputError(fmt::format("{}: /algorithm/kind: algorithm \"{}\" computes no drift for a "
+                                 "custom trigger (detsgrad and easgd do)",
+                                 spec.file, world->algorithm->name()));
   if (!resuming) folder.write_text("scenario.json", scenario_to_json(spec).dump(2) + "\n");
 
   // The recorders: the network and the algorithm's events report to `comm`.
@@ -218,7 +225,8 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   MetricsCsv csv = resuming ? MetricsCsv(folder.file("metrics.csv"), resumed.counters.csv_bytes)
                             : MetricsCsv(folder.file("metrics.csv"));
   Progress progress(options.progress, spec.run.iterations, log);
-  EvaluationPoints points(*world, pool, comm, csv, progress, times.eval_s);
+  EvaluationPoints points(*world, pool, comm, csv, progress, times.eval_s,
+                         options.between_iterations);
   DriverTimings driver_times{times.training_s, times.events_s, times.updates_s};
   CheckpointWriter checkpoints(policy, identity, folder, *world, swarm, comm, csv, times,
                                driver_times, start, resumes);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -24,6 +25,13 @@ struct RunOptions {
   /// run whose OUT.tmp holds a checkpoint continues from it (under the checkpoint's own policy
   /// when this one is off): the same command again, `--resume` and a sweep run again all resume.
   CheckpointPolicy checkpoints;
+  /// Called on run_scenario's thread after every iteration that all agents completed; it may
+  /// throw (Cancelled: the Python module's Ctrl-C) to abandon the run, whose OUT.tmp is then
+  /// removed as for any failure. Empty: nothing is called (the CLI).
+  std::function<void()> between_iterations;
+  /// Replaces the scenario's trigger rule (TriggerDecider, sim/agents/trigger.hpp; not owned).
+  /// InputError naming /algorithm/kind when the algorithm computes no drift for it.
+  TriggerDecider* trigger = nullptr;
 };
 
 struct RunReport {

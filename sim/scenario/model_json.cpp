@@ -76,6 +76,15 @@ models::CnnSpec parse_cnn(JsonObject& o) {
   return cnn;
 }
 
+const char* init_name(models::InitScheme init) {
+  switch (init) {
+    case models::InitScheme::kHeNormal: return "he_normal";
+    case models::InitScheme::kGlorotNormal: return "glorot_normal";
+    case models::InitScheme::kPytorch: return "pytorch";
+  }
+  return "?";
+}
+
 }  // namespace
 
 models::ModelSpec parse_model(JsonObject o) {
@@ -100,6 +109,12 @@ models::ModelSpec parse_model(JsonObject o) {
     q.noise_sigma = o.number("noise", 0.0, 0.0);
     spec.arch = q;
   }
+  if (kind != K::kQuadratic)  // a quadratic model has no layers: the key is unknown there
+    spec.init = o.choice<models::InitScheme>("init",
+                                             {{"he_normal", models::InitScheme::kHeNormal},
+                                              {"glorot_normal", models::InitScheme::kGlorotNormal},
+                                              {"pytorch", models::InitScheme::kPytorch}},
+                                             models::InitScheme::kHeNormal);
   o.finish();
   return spec;
 }
@@ -108,13 +123,13 @@ json model_to_json(const models::ModelSpec& spec) {
   if (const auto* mlp = std::get_if<models::MlpSpec>(&spec.arch))
     return {{"kind", "mlp"}, {"hidden", mlp->hidden},
             {"activation", mlp->activation == models::Activation::kRelu ? "relu" : "tanh"},
-            {"dropout", mlp->dropout}};
+            {"dropout", mlp->dropout}, {"init", init_name(spec.init)}};
   if (const auto* q = std::get_if<models::QuadraticSpec>(&spec.arch))
     return {{"kind", "quadratic"}, {"dim", q->dim}, {"noise", q->noise_sigma}};
   json layers = json::array();
   for (const models::LayerSpec& l : std::get<models::CnnSpec>(spec.arch).layers)
     layers.push_back(layer_to_json(l));
-  return {{"kind", "cnn"}, {"layers", layers}};
+  return {{"kind", "cnn"}, {"layers", layers}, {"init", init_name(spec.init)}};
 }
 
 models::OptimizerSpec parse_optimizer(JsonObject o) {

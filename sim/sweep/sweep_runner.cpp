@@ -10,6 +10,7 @@
 #include <chrono>
 #include <functional>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -145,10 +146,13 @@ std::string run_one(const SweepRun& run, const SweepOptions& options, std::strin
   run_options.data_paths = options.data_paths;
   run_options.progress = ProgressMode::kQuiet;
   run_options.checkpoints = options.checkpoints;
+  run_options.between_iterations = options.between_iterations;
   std::ostringstream run_log;  // warnings and divergence are in the run's summary.json
   try {
     const RunReport report = run_scenario(run.scenario, run_options, run_log);
     return report.summary.value("status", "ok");
+  } catch (const Cancelled&) {
+    throw;  // not the run's failure: nothing is recorded
   } catch (const std::exception& e) {
     error = e.what();
   }
@@ -166,11 +170,21 @@ void run_all(const std::vector<const SweepRun*>& todo, const SweepOptions& optio
   std::atomic<size_t> next{0};
   std::atomic<unsigned> running{0};
   std::mutex report_mutex;
+  std::exception_ptr cancelled;  // under report_mutex
   auto worker = [&] {
     for (size_t i = next++; i < todo.size(); i = next++) {
       ++running;
       std::string error;
-      const std::string status = run_one(*todo[i], options, error);
+      std::string status;
+      try {
+        status = run_one(*todo[i], options, error);
+      } catch (const Cancelled&) {
+        next = todo.size();  // start no other run
+        --running;
+        const std::lock_guard lock(report_mutex);
+        if (!cancelled) cancelled = std::current_exception();
+        return;
+      }
       const unsigned still = --running;
       const std::lock_guard lock(report_mutex);
       ++report.ran;
@@ -186,6 +200,7 @@ void run_all(const std::vector<const SweepRun*>& todo, const SweepOptions& optio
   worker();
   for (std::thread& t : threads) t.join();
   progress.finish();
+  if (cancelled) std::rethrow_exception(cancelled);
 }
 
 }  // namespace

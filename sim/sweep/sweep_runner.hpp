@@ -7,6 +7,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <ostream>
 
 #include "models/data/data_paths.hpp"
@@ -25,6 +26,10 @@ struct SweepOptions {
   models::DataPaths data_paths;
   SweepProgressMode progress = SweepProgressMode::kQuiet;
   CheckpointPolicy checkpoints;  // each run's, into its <id>.tmp; a run left with one resumes
+  /// Each run's RunOptions::between_iterations (called on the run's thread). When it throws
+  /// Cancelled, no further run starts, the runs in progress stop (leaving no folder), and
+  /// run_sweep rethrows it without writing sweep.csv; the runs finished before are kept.
+  std::function<void()> between_iterations;
 };
 
 struct SweepReport {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "sim/agents/trigger.hpp"
 
@@ -86,4 +87,36 @@ TEST_CASE("v0 = 0 always communicates and v0 = infinity never does") {
     CHECK(zero.decide({k, 0.0, 0.0}, rng));
     CHECK_FALSE(inf.decide({k, 1e30, 0.0}, rng));
   }
+}
+
+TEST_CASE("a decider replaces the rule: it gets agent, iteration, drift and step, and no draw") {
+  struct Recorder final : TriggerDecider {
+    bool decide(AgentId agent, const TriggerInput& in) override {
+      calls.push_back({agent.value, in.iteration, in.drift, in.alpha_k});
+      return agent.value == 1;
+    }
+    struct Call {
+      uint32_t agent;
+      int64_t iteration;
+      double drift, alpha;
+    };
+    std::vector<Call> calls;
+  };
+  TriggerSpec s;
+  s.kind = TriggerKind::kProbability;  // a rule that draws, and needs no drift
+  s.probability = 0.5;
+  Trigger t(s);
+  CHECK_FALSE(t.needs_drift());
+  Recorder recorder;
+  t.set_decider(recorder);
+  CHECK(t.needs_drift());  // the algorithm now computes the drift for the decider
+  RandomStream rng(7), untouched(7);
+  CHECK(t.decide(AgentId{1}, {3, 0.25, 0.1}, rng));
+  CHECK_FALSE(t.decide(AgentId{2}, {3, 9.0, 0.1}, rng));
+  REQUIRE(recorder.calls.size() == 2);
+  CHECK(recorder.calls[0].iteration == 3);
+  CHECK(recorder.calls[0].drift == 0.25);
+  CHECK(recorder.calls[1].agent == 2);
+  CHECK(recorder.calls[1].alpha == 0.1);
+  CHECK(rng.next_u64() == untouched.next_u64());
 }

@@ -238,3 +238,28 @@ TEST_CASE("every sweep file shipped in scenarios/sweeps expands into valid scena
   }
   CHECK(files >= 6);
 }
+
+TEST_CASE("a cancelled sweep stops its runs, keeps the finished ones, writes no table") {
+  const fs::path dir = scratch("cancel");
+  const SweepSpec spec = load_sweep(sweep_file(dir, R"({
+    "base": "BASE", "set": {"/run/iterations": 10}, "grid": {"/trigger/v0": [0, 0.05, 0.1]}})"));
+  SweepOptions options;
+  options.out = dir / "out";
+  options.jobs = 1;
+  // The first run finishes (10 iterations); the second is cancelled at its 5th iteration.
+  int calls = 0;
+  options.between_iterations = [&calls] {
+    if (++calls == 15) throw Cancelled("stop");
+  };
+  SingleProcess one;
+  std::ostringstream log;
+  CHECK_THROWS_AS(run_sweep(spec, options, one, log), Cancelled);
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(options.out / "runs"))
+    left.push_back(e.path().filename().string());
+  REQUIRE(left.size() == 1);  // the finished run's folder, nothing of the cancelled one
+  CHECK(fs::exists(options.out / "runs" / left[0] / "summary.json"));
+  CHECK_FALSE(fs::exists(options.out / "sweep.csv"));
+  options.between_iterations = nullptr;  // started again, it runs what is missing
+  CHECK(run_sweep(spec, options, one, log).counts.ok == 3);
+}
