@@ -108,7 +108,7 @@ def run(scenario, set=None, threads=None, out=None, progress=False, trigger=None
       temporary folder that is read back and removed before run() returns.
     progress: a progress line per evaluation point on sys.stderr.
     trigger: fn(agent, iteration, drift, step_size) -> bool replaces the scenario's trigger rule
-      (DETSGRAD, EASGD). drift is ||x_i - x^_i|| in the scenario's trigger norm (+inf before the
+      (DETSGRAD, CHOCO, EASGD). drift is ||x_i - x^_i|| in the scenario's trigger norm (+inf before the
       agent's first broadcast), step_size the algorithm's alpha_k. In sync mode fn is called in
       agent order within each iteration, in async mode in event order, whatever `threads`: the
       sequence of calls is the same on every run. An exception in fn stops the run and is raised
