@@ -11,7 +11,8 @@ class RandomStream;
 
 /// QSGD (Alistarh et al. 2017) with s levels: v_i <- ||v|| sign(v_i) l_i / s, where l_i is
 /// |v_i| s / ||v|| rounded down or up at random so that E[l_i] = |v_i| s / ||v||: unbiased. One
-/// 24-bit uniform draw per entry from rng. A zero vector stays zero (and draws nothing).
+/// draw from rng per call (a key); each entry's 24-bit uniform comes from (key, index) by a
+/// counter-based hash. A zero vector stays zero (and draws nothing).
 void quantize_qsgd(std::span<float> values, uint32_t levels, RandomStream& rng);
 
 /// Sign with one scale: v_i <- m for v_i >= 0 (also +0 and -0), -m below, m = mean |v_i|.

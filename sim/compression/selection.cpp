@@ -14,17 +14,21 @@ namespace {
 // |v| as an unsigned integer in the same order as the magnitude (IEEE floats without sign bit).
 inline uint32_t magnitude_key(float v) { return std::bit_cast<uint32_t>(v) & 0x7fffffffu; }
 
+// out <- every index when k >= d (true); otherwise clears out for the selection (false).
+bool take_all(uint64_t d, uint64_t k, std::vector<uint32_t>& out) {
+  out.clear();
+  if (k < d) return false;
+  out.resize(d);
+  std::iota(out.begin(), out.end(), 0u);
+  return true;
+}
+
 }  // namespace
 
 void select_top_k(std::span<const float> v, uint64_t k, std::vector<uint32_t>& out) {
   const uint64_t d = v.size();
   DLSIM_CHECK(d <= UINT32_MAX, "a vector of {} entries is too long to index", d);
-  out.clear();
-  if (k >= d) {
-    out.resize(d);
-    std::iota(out.begin(), out.end(), 0u);
-    return;
-  }
+  if (take_all(d, k, out)) return;
   if (k == 0) return;
   // 1. A histogram of the top 11 key bits (sign excluded: exponent and 3 mantissa bits), in four
   //    parts: neighbouring values often share a bucket, and one counter incremented back to back
@@ -87,12 +91,7 @@ void select_top_k(std::span<const float> v, uint64_t k, std::vector<uint32_t>& o
 void select_random_k(uint64_t d, uint64_t k, RandomStream& rng, std::vector<uint64_t>& mask,
                      std::vector<uint32_t>& out) {
   DLSIM_CHECK(d <= UINT32_MAX, "a vector of {} entries is too long to index", d);
-  out.clear();
-  if (k >= d) {
-    out.resize(d);
-    std::iota(out.begin(), out.end(), 0u);
-    return;
-  }
+  if (take_all(d, k, out)) return;
   mask.resize((d + 63) / 64);
   auto marked = [&](uint64_t i) { return (mask[i / 64] >> (i % 64)) & 1u; };
   auto mark = [&](uint64_t i) { mask[i / 64] |= uint64_t{1} << (i % 64); };

@@ -13,21 +13,30 @@
 
 namespace dlsim::testing {
 
-/// f(x) = 0.5 * ||x - c||^2: gradient x - c, exactly; optimizer step lr * g.
+/// f(x) = 0.5 * ||x - c||^2: gradient x - c, exactly; optimizer step lr * g, or with
+/// decay_every > 0 the decaying step lr / (1 + k / decay_every) * g.
 class QuadraticLearner final : public Learner {
  public:
-  QuadraticLearner(ParamVector c, float lr) : c_(std::move(c)), lr_(lr) {}
+  QuadraticLearner(ParamVector c, float lr, double decay_every = 0.0)
+      : c_(std::move(c)), lr_(lr), decay_every_(decay_every) {}
   float gradient(const ParamVector& x, ParamVector& g) override {
     g = x - c_;
     return 0.5f * g.squaredNorm();
   }
-  void apply_step(ParamVector& x, const ParamVector& g, int64_t) override { x -= lr_ * g; }
+  void apply_step(ParamVector& x, const ParamVector& g, int64_t k) override {
+    if (decay_every_ <= 0.0) {
+      x -= lr_ * g;
+      return;
+    }
+    x -= static_cast<float>(lr_ / (1.0 + static_cast<double>(k) / decay_every_)) * g;
+  }
   void save(StateWriter&) const override {}  // stateless
   void load(StateReader&) override {}
 
  private:
   ParamVector c_;
   float lr_;
+  double decay_every_;
 };
 
 /// Events per agent, counted across rounds.

@@ -40,25 +40,6 @@ double worst_distance(const std::vector<Agent>& agents, const ParamVector& targe
   return worst;
 }
 
-// Step size lr0 / (1 + k / 20), for the runs where every agent must reach the optimum.
-class DecayingQuadratic final : public Learner {
- public:
-  DecayingQuadratic(ParamVector c, float lr0) : c_(std::move(c)), lr0_(lr0) {}
-  float gradient(const ParamVector& x, ParamVector& g) override {
-    g = x - c_;
-    return 0.5f * g.squaredNorm();
-  }
-  void apply_step(ParamVector& x, const ParamVector& g, int64_t k) override {
-    x -= static_cast<float>(lr0_ / (1.0 + static_cast<double>(k) / 20.0)) * g;
-  }
-  void save(StateWriter&) const override {}
-  void load(StateReader&) override {}
-
- private:
-  ParamVector c_;
-  float lr0_;
-};
-
 }  // namespace
 
 TEST_CASE("CHOCO: every holder's copy of x^_i equals the sender's bit for bit after every round") {
@@ -143,7 +124,8 @@ TEST_CASE("CHOCO with top 1% and a decaying step brings every agent to the optim
   const ParamVector optimum = mean_of(p.c);
   std::vector<Agent> agents;
   for (uint32_t i = 0; i < n; ++i)
-    agents.emplace_back(AgentId{i}, 1, std::make_unique<DecayingQuadratic>(p.c[i], 0.5f), p.x0[i]);
+    agents.emplace_back(AgentId{i}, 1, std::make_unique<QuadraticLearner>(p.c[i], 0.5f, 20.0),
+                        p.x0[i]);
   Choco choco(g, topo::MixingRule::kMetropolisHastings, 0.05, always(), top_k(2));
   choco.start(agents);
   const double start = worst_distance(agents, optimum);

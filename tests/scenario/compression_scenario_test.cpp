@@ -4,6 +4,7 @@
 #include "scenario_test_helpers.hpp"
 
 using namespace dlsim;
+using dlsim::testing::scenario_error_of;
 using dlsim::testing::with;
 using nlohmann::json;
 
@@ -24,10 +25,6 @@ json choco() {
   j["algorithm"]["gamma"] = 0.5;
   j["trigger"] = {{"kind", "always"}};
   return j;
-}
-
-std::string error_of(const json& j) {
-  return testing::input_error_of([&] { parse_scenario(j, "s.json"); });
 }
 
 }  // namespace
@@ -56,29 +53,29 @@ TEST_CASE("a compression stage or chain parses to its spec and back") {
 }
 
 TEST_CASE("bad compression input names its JSON pointer") {
-  CHECK(error_of(with(minimal(), "/algorithm/compression", {{"kind", "zip"}})) ==
+  CHECK(scenario_error_of(with(minimal(), "/algorithm/compression", {{"kind", "zip"}})) ==
         "s.json: /algorithm/compression/kind: expected one of \"top_k\", \"random_k\", \"qsgd\", "
         "\"sign\", \"fp16\", \"bf16\", got \"zip\"");
-  CHECK(error_of(with(minimal(), "/algorithm/compression", {{"kind", "top_k"}, {"fraction", 1.5}})) ==
+  CHECK(scenario_error_of(with(minimal(), "/algorithm/compression", {{"kind", "top_k"}, {"fraction", 1.5}})) ==
         "s.json: /algorithm/compression/fraction: expected a number in [0, 1], got 1.5");
-  CHECK(error_of(with(minimal(), "/algorithm/compression", {{"kind", "top_k"}, {"fraction", 0}})) ==
+  CHECK(scenario_error_of(with(minimal(), "/algorithm/compression", {{"kind", "top_k"}, {"fraction", 0}})) ==
         "s.json: /algorithm/compression/fraction: expected a fraction in (0, 1], got 0");
-  CHECK(error_of(with(minimal(), "/algorithm/compression", {{"kind", "top_k"}})).find(
+  CHECK(scenario_error_of(with(minimal(), "/algorithm/compression", {{"kind", "top_k"}})).find(
             "s.json: /algorithm/compression: give exactly one of \"fraction\"") == 0);
-  CHECK(error_of(with(minimal(), "/algorithm/compression", {{"kind", "top_k"}, {"k", 101}})) ==
+  CHECK(scenario_error_of(with(minimal(), "/algorithm/compression", {{"kind", "top_k"}, {"k", 101}})) ==
         "s.json: /algorithm/compression: k = 101 is more than the model's 100 parameters");
-  CHECK(error_of(with(minimal(), "/algorithm/compression", {{"kind", "qsgd"}, {"levels", 0}})) ==
+  CHECK(scenario_error_of(with(minimal(), "/algorithm/compression", {{"kind", "qsgd"}, {"levels", 0}})) ==
         "s.json: /algorithm/compression/levels: expected an integer in [1, 16777216], got 0");
-  CHECK(error_of(with(minimal(), "/algorithm/compression", {{"kind", "sign"}, {"levels", 2}})) ==
+  CHECK(scenario_error_of(with(minimal(), "/algorithm/compression", {{"kind", "sign"}, {"levels", 2}})) ==
         "s.json: /algorithm/compression/levels: unknown key");
-  CHECK(error_of(with(minimal(), "/algorithm/compression",
+  CHECK(scenario_error_of(with(minimal(), "/algorithm/compression",
                       json::parse(R"([{"kind": "qsgd", "levels": 4}, {"kind": "top_k", "k": 1}])"))) ==
         "s.json: /algorithm/compression/1: a chain is a sparsifier (top_k, random_k) followed by a "
         "quantizer (qsgd, sign, fp16, bf16)");
-  CHECK(error_of(with(minimal(), "/algorithm/compression", json::array())).find(
+  CHECK(scenario_error_of(with(minimal(), "/algorithm/compression", json::array())).find(
             "s.json: /algorithm/compression: 0 entries") == 0);
   json allreduce = with(minimal("allreduce"), "/trigger", {{"kind", "always"}});
-  CHECK(error_of(with(allreduce, "/algorithm/compression", {{"kind", "sign"}})) ==
+  CHECK(scenario_error_of(with(allreduce, "/algorithm/compression", {{"kind", "sign"}})) ==
         "s.json: /algorithm/compression: algorithm \"allreduce\" takes no compression (see "
         "scenarios/README.md, \"compression\"); remove this key");
 }
@@ -86,14 +83,14 @@ TEST_CASE("bad compression input names its JSON pointer") {
 TEST_CASE("choco needs a consensus step size gamma and sync mode") {
   json j = choco();
   j["algorithm"].erase("gamma");
-  CHECK(error_of(j) == "s.json: /algorithm/gamma: required key is missing");
-  CHECK(error_of(with(choco(), "/algorithm/gamma", 0)) ==
+  CHECK(scenario_error_of(j) == "s.json: /algorithm/gamma: required key is missing");
+  CHECK(scenario_error_of(with(choco(), "/algorithm/gamma", 0)) ==
         "s.json: /algorithm/gamma: the consensus step size must be in (0, 1], got 0");
-  CHECK(error_of(with(choco(), "/time/mode", "async")).find("s.json: /time/mode: \"choco\" runs "
+  CHECK(scenario_error_of(with(choco(), "/time/mode", "async")).find("s.json: /time/mode: \"choco\" runs "
                                                              "in sync mode only") == 0);
-  CHECK(error_of(with(choco(), "/trigger", {{"kind", "threshold"}, {"v0", 1}, {"form", "alpha"}}))
+  CHECK(scenario_error_of(with(choco(), "/trigger", {{"kind", "threshold"}, {"v0", 1}, {"form", "alpha"}}))
             .find("s.json: /trigger/form:") == 0);
   j = choco();
   j.erase("trigger");
-  CHECK(error_of(j) == "s.json: /trigger: algorithm \"choco\" needs a trigger");
+  CHECK(scenario_error_of(j) == "s.json: /trigger: algorithm \"choco\" needs a trigger");
 }

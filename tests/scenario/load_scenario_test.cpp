@@ -7,6 +7,7 @@
 #include "scenario_test_helpers.hpp"
 
 using namespace dlsim;
+using dlsim::testing::scenario_error_of;
 using dlsim::testing::with;
 using nlohmann::json;
 
@@ -20,11 +21,6 @@ json minimal() {
     "algorithm": {"kind": "dpsgd"},
     "run": {"iterations": 10}
   })");
-}
-
-// The message of the InputError that parse_scenario throws for `j` (empty if none).
-std::string error_of(const json& j) {
-  return testing::input_error_of([&] { parse_scenario(j, "s.json"); });
 }
 
 }  // namespace
@@ -54,39 +50,39 @@ TEST_CASE("network latency and bandwidth become the topology's edge defaults") {
 }
 
 TEST_CASE("bad scenarios fail with the file and the JSON pointer") {
-  CHECK(error_of(with(minimal(), "/bogus", 1)) == "s.json: /bogus: unknown key");
-  CHECK(error_of(with(minimal(), "/network/latncy", "1ms")) == "s.json: /network/latncy: unknown key");
-  CHECK(error_of(with(minimal(), "/network/bandwidth", "10 MB")) ==
+  CHECK(scenario_error_of(with(minimal(), "/bogus", 1)) == "s.json: /bogus: unknown key");
+  CHECK(scenario_error_of(with(minimal(), "/network/latncy", "1ms")) == "s.json: /network/latncy: unknown key");
+  CHECK(scenario_error_of(with(minimal(), "/network/bandwidth", "10 MB")) ==
         "s.json: /network/bandwidth: expected a rate such as \"10Mbps\", got \"10 MB\"");
-  CHECK(error_of(with(minimal(), "/network/latency", "-1ms")) ==
+  CHECK(scenario_error_of(with(minimal(), "/network/latency", "-1ms")) ==
         "s.json: /network/latency: a duration must not be negative, got \"-1ms\"");
-  CHECK(error_of(with(minimal(), "/agents", "ten")) == "s.json: /agents: expected an integer, got \"ten\"");
-  CHECK(error_of(with(minimal(), "/trigger", {{"kind", "always"}})) ==
+  CHECK(scenario_error_of(with(minimal(), "/agents", "ten")) == "s.json: /agents: expected an integer, got \"ten\"");
+  CHECK(scenario_error_of(with(minimal(), "/trigger", {{"kind", "always"}})) ==
         "s.json: /trigger: algorithm \"dpsgd\" takes no trigger; remove it");
-  CHECK(error_of(with(minimal(), "/algorithm", {{"kind", "detsgrad"}})) ==
+  CHECK(scenario_error_of(with(minimal(), "/algorithm", {{"kind", "detsgrad"}})) ==
         "s.json: /trigger: algorithm \"detsgrad\" needs a trigger");
   json gossip = with(minimal(), "/algorithm", {{"kind", "gossip"}});
-  CHECK(error_of(with(gossip, "/trigger", {{"kind", "probability"}, {"p", 1.5}})) ==
+  CHECK(scenario_error_of(with(gossip, "/trigger", {{"kind", "probability"}, {"p", 1.5}})) ==
         "s.json: /trigger/p: expected a number in [0, 1], got 1.5");
-  CHECK(error_of(with(gossip, "/trigger", {{"kind", "threshold"}, {"v0", 1}})) ==
+  CHECK(scenario_error_of(with(gossip, "/trigger", {{"kind", "threshold"}, {"v0", 1}})) ==
         "s.json: /trigger/kind: algorithm \"gossip\" does not take a \"threshold\" trigger");
-  CHECK(error_of(with(minimal(), "/data/partition", {{"kind", "by_label"}, {"labels_per_agent", 5}})) ==
+  CHECK(scenario_error_of(with(minimal(), "/data/partition", {{"kind", "by_label"}, {"labels_per_agent", 5}})) ==
         "s.json: /data/partition/labels_per_agent: 5 labels per agent, but the dataset has 4 classes");
-  CHECK(error_of(with(minimal(), "/model/kind", "transformer")) ==
+  CHECK(scenario_error_of(with(minimal(), "/model/kind", "transformer")) ==
         "s.json: /model/kind: expected one of \"mlp\", \"cnn\", \"quadratic\", got \"transformer\"");
-  CHECK(error_of(with(minimal(), "/run", json::object())) == "s.json: /run/iterations: required key is missing");
+  CHECK(scenario_error_of(with(minimal(), "/run", json::object())) == "s.json: /run/iterations: required key is missing");
 }
 
 TEST_CASE("inconsistent combinations are errors") {
   json quadratic = with(minimal(), "/model", {{"kind", "quadratic"}, {"dim", 5}});
-  CHECK(error_of(quadratic) == "s.json: /data: a quadratic model needs no data; remove this section");
+  CHECK(scenario_error_of(quadratic) == "s.json: /data: a quadratic model needs no data; remove this section");
   json detsgrad = with(minimal(), "/algorithm", {{"kind", "detsgrad"}});
   detsgrad["trigger"] = {{"kind", "threshold"}, {"v0", 1}};
   detsgrad["optimizer"] = {{"kind", "sgd"}, {"lr", 0.1}};
-  CHECK(error_of(detsgrad).find("s.json: /optimizer/lr: DETSGRAD takes its step sizes") == 0);
+  CHECK(scenario_error_of(detsgrad).find("s.json: /optimizer/lr: DETSGRAD takes its step sizes") == 0);
   json cnn = with(minimal(), "/model", json::parse(R"({"kind": "cnn", "layers": [
       {"kind": "conv", "filters": 2, "kernel": 20}, {"kind": "flatten"}, {"kind": "dense", "units": 4}]})"));
-  CHECK(error_of(cnn).find("s.json: /model/layers/0") == 0);
+  CHECK(scenario_error_of(cnn).find("s.json: /model/layers/0") == 0);
 }
 
 TEST_CASE("the resolved scenario loads to the same resolved scenario") {
@@ -157,10 +153,10 @@ TEST_CASE("NIC rates: one for every agent, or a list with one per agent") {
   CHECK(resolved["network"]["nic"]["downlink"] == json{"1Gbps", "100Mbps", "1Gbps", "10Mbps"});
   CHECK(scenario_to_json(parse_scenario(resolved, "r.json")) == resolved);
 
-  CHECK(error_of(with(minimal(), "/network/nic/uplink", {"1Gbps", "1Gbps"})) ==
+  CHECK(scenario_error_of(with(minimal(), "/network/nic/uplink", {"1Gbps", "1Gbps"})) ==
         "s.json: /network/nic/uplink: 2 rates for 4 agents: give one per agent, or one string for all");
-  CHECK(error_of(with(minimal(), "/network/nic/uplink", {"1Gbps", "1Gbps", 5, "1Gbps"})) ==
+  CHECK(scenario_error_of(with(minimal(), "/network/nic/uplink", {"1Gbps", "1Gbps", 5, "1Gbps"})) ==
         "s.json: /network/nic/uplink/2: expected a rate such as \"1Gbps\", got 5");
-  CHECK(error_of(with(minimal(), "/network/nic/uplink", {"1Gbps", "1Gbps", "fast", "1Gbps"}))
+  CHECK(scenario_error_of(with(minimal(), "/network/nic/uplink", {"1Gbps", "1Gbps", "fast", "1Gbps"}))
             .starts_with("s.json: /network/nic/uplink/2: "));
 }

@@ -6,6 +6,7 @@
 #include "sim/scenario/load_scenario.hpp"
 
 using namespace dlsim;
+using dlsim::testing::scenario_error_of;
 using dlsim::testing::with;
 using nlohmann::json;
 
@@ -19,10 +20,6 @@ json minimal() {
     "algorithm": {"kind": "dpsgd"},
     "run": {"iterations": 10}
   })");
-}
-
-std::string error_of(const json& j) {
-  return testing::input_error_of([&] { parse_scenario(j, "s.json"); });
 }
 
 }  // namespace
@@ -39,10 +36,10 @@ TEST_CASE("model.init: he_normal by default, the three names, written back resol
 }
 
 TEST_CASE("model.init: a bad value or a quadratic model names /model/init") {
-  CHECK(error_of(with(minimal(), "/model/init", "xavier")).starts_with("s.json: /model/init: "));
-  CHECK(error_of(with(minimal(), "/model/init", 3)).starts_with("s.json: /model/init: "));
+  CHECK(scenario_error_of(with(minimal(), "/model/init", "xavier")).starts_with("s.json: /model/init: "));
+  CHECK(scenario_error_of(with(minimal(), "/model/init", 3)).starts_with("s.json: /model/init: "));
   json quadratic = minimal();
   quadratic.erase("data");
   quadratic["model"] = {{"kind", "quadratic"}, {"dim", 4}, {"init", "pytorch"}};
-  CHECK(error_of(quadratic) == "s.json: /model/init: unknown key");
+  CHECK(scenario_error_of(quadratic) == "s.json: /model/init: unknown key");
 }

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "sim/core/error.hpp"
+#include "sim/scenario/load_scenario.hpp"
 
 namespace dlsim::testing {
 
@@ -28,6 +29,11 @@ std::string input_error_of(Step&& step) {
     return e.what();
   }
   return "";
+}
+
+/// The message of the InputError that parse_scenario(j, "s.json") throws (empty if none).
+inline std::string scenario_error_of(const nlohmann::json& j) {
+  return input_error_of([&] { parse_scenario(j, "s.json"); });
 }
 
 /// Writes `text` to build/test-files/<folder>/<name>; returns the path.
