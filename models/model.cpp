@@ -79,6 +79,11 @@ Model Model::build(const ModelSpec& spec, const InputShape& input, RandomStream&
 
 uint64_t Model::architecture_hash() const { return hash_name(description_); }
 
+std::vector<TensorRange> Model::parameter_tensors() const {
+  if (network_ == nullptr) return {TensorRange{0, parameter_count_}};
+  return network_->parameter_tensors();
+}
+
 double Model::flops_per_sample(Phase phase) const {
   if (network_ == nullptr) return 3.0 * static_cast<double>(parameter_count_);
   return network_->flops_per_sample(phase);

@@ -13,6 +13,7 @@
 #include "models/data/dataset.hpp"
 #include "models/model_spec.hpp"
 #include "models/optimizer.hpp"
+#include "models/parameters.hpp"
 #include "models/phase.hpp"
 #include "sim/core/random.hpp"
 
@@ -51,6 +52,9 @@ class Model {
 
   ModelKind kind() const { return kind_; }
   Eigen::Index parameter_count() const { return parameter_count_; }
+  /// The tensors that tile the parameter vector: each layer's weights, then its bias, in layer
+  /// order; a quadratic model is one tensor. Per-tensor triggers (EventGraD) decide on each.
+  std::vector<TensorRange> parameter_tensors() const;
   /// Hash of description(): parameter files of other architectures are rejected with it.
   uint64_t architecture_hash() const;
   /// One line per layer with its shapes.

@@ -12,6 +12,13 @@ namespace dlsim::models {
 /// All weights and biases of one model, one contiguous buffer (layout: models::Model docs).
 using ParamVector = Eigen::VectorXf;
 
+/// One tensor of a model (a layer's weights, or its bias) inside the flat parameter vector:
+/// entries [offset, offset + size).
+struct TensorRange {
+  Eigen::Index offset = 0;
+  Eigen::Index size = 0;
+};
+
 /// out = the mean of `vectors`, added up in the order given (float addition is not
 /// associative: callers pass senders in id order). Precondition: non-empty, equal sizes.
 void average_in_order(std::span<const ParamVector* const> vectors, ParamVector& out);

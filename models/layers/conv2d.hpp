@@ -31,6 +31,7 @@ class Conv2D final : public Layer {
          FusedRelu relu = FusedRelu::kNo, FusedPool pool = FusedPool::kNo);
   std::string describe() const override;
   Index parameter_count() const override;
+  Index bias_count() const override { return filters_; }
   void initialize(float* p, Init init, RandomStream& rng) const override;
   void reserve(Index max_batch, Use use) override;
   size_t scratch_bytes() const override;

@@ -15,6 +15,7 @@ class Dense final : public Layer {
   Dense(Shape in, Index units);
   std::string describe() const override;
   Index parameter_count() const override;
+  Index bias_count() const override { return out_size_; }
   void initialize(float* p, Init init, RandomStream& rng) const override;
   void reserve(Index max_batch, Use use) override;
   size_t scratch_bytes() const override {

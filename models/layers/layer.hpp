@@ -60,6 +60,8 @@ class Layer {
   /// One line naming the layer and its shapes; part of the architecture hash.
   virtual std::string describe() const = 0;
   virtual Index parameter_count() const { return 0; }
+  /// The trailing part of the parameters that is the bias (the rest is the weight tensor).
+  virtual Index bias_count() const { return 0; }
   /// Draws the initial parameters into p[0, parameter_count()).
   virtual void initialize(float* /*p*/, Init /*init*/, RandomStream& /*rng*/) const {}
   /// Sizes the layer's scratch for batches of up to max_batch samples in the given use (the only

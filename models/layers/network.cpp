@@ -130,6 +130,17 @@ Index Network::activation_floats_per_sample() const {
   return floats;
 }
 
+std::vector<TensorRange> Network::parameter_tensors() const {
+  std::vector<TensorRange> tensors;
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    const Index count = layers_[i]->parameter_count();
+    const Index bias = layers_[i]->bias_count();
+    if (count > bias) tensors.push_back({offsets_[i], count - bias});
+    if (bias > 0) tensors.push_back({offsets_[i] + count - bias, bias});
+  }
+  return tensors;
+}
+
 Index Network::max_layer_parameters() const {
   Index most = 0;
   for (const auto& layer : layers_) most = std::max(most, layer->parameter_count());

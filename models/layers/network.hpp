@@ -9,8 +9,11 @@
 #include <vector>
 
 #include "models/layers/layer.hpp"
+#include "models/parameters.hpp"
 
 namespace dlsim::models::layers {
+
+using models::TensorRange;
 
 /// Where backward sends each layer's parameter gradient, layer by layer from the output down.
 class GradientSink {
@@ -55,6 +58,9 @@ class Network {
   /// capacity, whatever the layers' scratch adds.
   Index activation_floats_per_sample() const;
   Index max_layer_parameters() const;
+  /// Each layer's weight tensor, then its bias, in memory order (layers without parameters add
+  /// none): together they tile [0, parameter_count()).
+  std::vector<TensorRange> parameter_tensors() const;
 
  private:
   Shape input_;

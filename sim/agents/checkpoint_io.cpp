@@ -46,6 +46,17 @@ void SnapshotSaver::put(const Message& m) {
   out_.put(m.size_bytes);
   put(m.delta);
   out_.put(m.uncompressed_bytes);
+  put(m.parts);
+}
+
+void SnapshotSaver::put(const Parts& p) {  // a few indices: written with every holder
+  out_.put<bool>(p != nullptr);
+  if (p) out_.put_vector(*p);
+}
+
+Parts SnapshotLoader::get_parts() {
+  if (!in_.get<bool>()) return nullptr;
+  return std::make_shared<const std::vector<uint32_t>>(in_.get_vector<uint32_t>());
 }
 
 void SnapshotSaver::put(const Delta& d) {
@@ -81,6 +92,7 @@ Message SnapshotLoader::get_message() {
   m.size_bytes = in_.get<uint64_t>();
   m.delta = get_delta();
   m.uncompressed_bytes = in_.get<uint64_t>();
+  m.parts = get_parts();
   return m;
 }
 

@@ -21,6 +21,7 @@ class SnapshotSaver {
   void put(const Snapshot& s);
   void put(const Message& m);
   void put(const Delta& d);
+  void put(const Parts& p);
   /// A list: its length, then each element.
   void put_all(std::span<const Snapshot> list);
   void put_all(std::span<const Message> list);
@@ -39,6 +40,7 @@ class SnapshotLoader {
   Snapshot get_snapshot();
   Message get_message();
   Delta get_delta();
+  Parts get_parts();
   /// A list written by put_all, replacing `list`'s contents.
   void get_all(std::vector<Snapshot>& list);
   void get_all(std::vector<Message>& list);

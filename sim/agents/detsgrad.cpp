@@ -29,6 +29,10 @@ Detsgrad::Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, const t
       compression_(compression),
       instance_(++instances) {
   DLSIM_CHECK(spec.local_steps >= 1, "local_steps {}", spec.local_steps);
+  if (per_tensor(trigger)) {
+    DLSIM_CHECK(!compression_.enabled(), "per-tensor DETSGRAD with compression");
+    tensor_events_.emplace(trigger);
+  }
 }
 
 void Detsgrad::start(std::span<Agent> agents) {
@@ -36,14 +40,14 @@ void Detsgrad::start(std::span<Agent> agents) {
               agents.size(), graph_.node_count());
   state_.assign(agents.size(), PerAgent{});
   compression_.start(agents);
+  // Every agent trains the same architecture: the first one's tensors are everyone's.
+  if (tensor_events_ && !agents.empty())
+    tensor_events_->start(agents.size(), agents.front().learner->parameter_tensors(),
+                          agents.front().x.size());
   for (const Agent& a : agents) {
     PerAgent& s = state_[a.id.value];
-    s.held.assign(graph_.degree(a.id.value), nullptr);
+    s.copies.start(graph_.degree(a.id.value));
     s.size = static_cast<size_t>(a.x.size());
-    if (compression_.enabled()) {
-      s.received.assign(s.held.size(), 0);
-      s.own_copy.assign(s.held.size(), 0);
-    }
   }
 }
 
@@ -91,6 +95,16 @@ void Detsgrad::prepare(Agent& a) {
     s.drift_ready = false;
     return;
   }
+  s.pending = nullptr;
+  if (tensor_events_) {
+    s.drift = 0.0;
+    s.drift_ready = false;
+    s.pending_parts =
+        tensor_events_->decide(a.id.value, k, a.x, s.broadcast.get(), steps(s, k).alpha);
+    if (s.pending_parts)
+      s.pending = tensor_events_->next_sent(s.pool, s.broadcast.get(), a.x, *s.pending_parts);
+    return;
+  }
   if (trigger_.needs_drift())
     s.drift = s.drift_ready ? s.next_drift : drift_norm(a);
   else
@@ -98,7 +112,6 @@ void Detsgrad::prepare(Agent& a) {
   s.drift_ready = false;
   const bool fire = trigger_.decide(a.id, {k, s.drift, steps(s, k).alpha}, a.trigger_rng);
   // The copy is made here, in the parallel phase; sending it later only shares the pointer.
-  s.pending = nullptr;
   if (fire && compression_.enabled())
     prepare_compressed(a, s);
   else if (fire)
@@ -139,6 +152,17 @@ void Detsgrad::communicate(Agent& a, Outbox& out) {
   out.event(a);
   s.broadcast = std::move(s.pending);
   s.dirty = true;
+  if (tensor_events_) {
+    ++s.events_sent;
+    const uint64_t bytes = tensor_events_->payload_bytes(*s.pending_parts);
+    for (uint32_t j : graph_.neighbors(a.id.value)) {
+      Message m(MessageKind::kParams, a.id, AgentId{j}, s.broadcast, 0.0, s.events_sent, bytes);
+      m.parts = s.pending_parts;
+      out.send(std::move(m));
+    }
+    s.pending_parts = nullptr;
+    return;
+  }
   if (!compression_.enabled()) {
     for (uint32_t j : graph_.neighbors(a.id.value))
       out.send(Message{MessageKind::kParams, a.id, AgentId{j}, s.broadcast, 0.0, 0,
@@ -162,26 +186,29 @@ void Detsgrad::receive(Agent& a, const Message& m, Outbox&) {
   PerAgent& s = state_[a.id.value];
   if (m.delta)
     receive_compressed(s, n, m);
+  else if (m.parts)
+    s.copies.receive(*tensor_events_, s.pool, n, m, a.x);
   else
-    s.held[n] = m.params;
+    s.copies.held[n] = m.params;
   s.dirty = true;
 }
 
 void Detsgrad::receive_compressed(PerAgent& s, size_t n, const Message& m) {
-  if (!s.own_copy[n] && m.stage == s.received[n] + 1) {
-    s.held[n] = m.params;  // = the copy + q, bit for bit: the copy is the sender's previous x^_j
+  std::vector<Snapshot>& held = s.copies.held;
+  if (!s.copies.own[n] && m.stage == s.copies.received[n] + 1) {
+    held[n] = m.params;  // = the copy + q, bit for bit: the copy is the sender's previous x^_j
   } else {
     // A message of this sender was lost: this copy differs from the sender's x^_j for good, as
     // it would on a real network. Add q to a copy of our own (from our pool: receive() runs in
     // the event loop, where the use counts are exact).
     std::shared_ptr<ParamVector> copy =
-        s.held[n] ? s.pool.take_copy(*s.held[n]) : s.pool.take(static_cast<Eigen::Index>(s.size));
-    if (!s.held[n]) copy->setZero();
+        held[n] ? s.pool.take_copy(*held[n]) : s.pool.take(static_cast<Eigen::Index>(s.size));
+    if (!held[n]) copy->setZero();
     m.delta->add_to(std::span<float>(copy->data(), s.size));
-    s.held[n] = std::move(copy);
-    s.own_copy[n] = 1;
+    held[n] = std::move(copy);
+    s.copies.own[n] = 1;
   }
-  s.received[n] = m.stage;
+  s.copies.received[n] = m.stage;
 }
 
 void Detsgrad::consensus_block(const PerAgent& s, bool from_broadcast, Eigen::Index start,
@@ -191,7 +218,7 @@ void Detsgrad::consensus_block(const PerAgent& s, bool from_broadcast, Eigen::In
     out = static_cast<float>(s.held_count) * s.broadcast->segment(start, len);
   else
     out.setZero();
-  for (const Snapshot& copy : s.held) {  // neighbour order: float addition is not associative
+  for (const Snapshot& copy : s.copies.held) {  // neighbour order: float sums are order-sensitive
     if (!copy) continue;
     if (from_broadcast)
       out -= copy->segment(start, len);
@@ -231,17 +258,17 @@ void Detsgrad::update_begin(Agent& a) {
   const Steps& st = steps(s, a.iteration);
   if (s.dirty) {
     s.held_count = 0;
-    for (const Snapshot& copy : s.held) s.held_count += copy ? 1 : 0;
+    for (const Snapshot& copy : s.copies.held) s.held_count += copy ? 1 : 0;
   }
   // Before i's first broadcast, x^_i is its own state (nothing differs from what it would send).
   u.from_broadcast = spec_.consensus == ConsensusBase::kBroadcast && s.broadcast;
   DLSIM_CHECK(u.from_broadcast || !s.fused, "fused DETSGRAD step without a broadcast copy");
   u.compute = s.dirty || !s.cache_valid;
-  u.store = store_cache(s, u.compute, s.held.size());
+  u.store = store_cache(s, u.compute, s.copies.held.size());
   u.held = static_cast<float>(s.held_count);
   u.alpha_s = st.alpha_s;
   u.beta = st.beta;
-  u.track = trigger_.needs_drift() && s.broadcast;
+  u.track = !tensor_events_ && trigger_.needs_drift() && s.broadcast;
   u.drift = NormAccumulator(trigger_.spec().norm);
 }
 
@@ -288,7 +315,7 @@ void Detsgrad::save(SnapshotSaver& out) const {
   w.put<uint64_t>(state_.size());
   for (const PerAgent& s : state_) {
     out.put(s.broadcast);
-    out.put_all(s.held);
+    out.put_all(s.copies.held);
     out.put(s.pending);
     w.put(s.dirty_rate);
     w.put(s.cache_valid);
@@ -300,10 +327,13 @@ void Detsgrad::save(SnapshotSaver& out) const {
     w.put(s.next_drift);
     if (s.cache_valid) save_params(s.cache, w);
     out.put(s.pending_delta);
+    out.put(s.pending_parts);
     w.put(s.events_sent);
-    w.put_vector(s.received);
-    w.put_vector(s.own_copy);
+    w.put_vector(s.copies.received);
+    w.put_vector(s.copies.own);
   }
+  w.put<bool>(tensor_events_.has_value());
+  if (tensor_events_) tensor_events_->save(w);
 }
 
 void Detsgrad::load(SnapshotLoader& in) {
@@ -311,7 +341,7 @@ void Detsgrad::load(SnapshotLoader& in) {
   if (r.get<uint64_t>() != state_.size()) r.fail("another number of agents");
   for (PerAgent& s : state_) {
     s.broadcast = in.get_snapshot();
-    in.get_into(s.held);
+    in.get_into(s.copies.held);
     s.pending = in.get_snapshot();
     s.dirty_rate = r.get<double>();
     s.cache_valid = r.get<bool>();
@@ -327,12 +357,15 @@ void Detsgrad::load(SnapshotLoader& in) {
       load_params(s.cache, r);
     }
     s.pending_delta = in.get_delta();
+    s.pending_parts = in.get_parts();
     s.events_sent = r.get<uint32_t>();
-    s.received = r.get_vector<uint32_t>();
-    s.own_copy = r.get_vector<char>();
-    if (s.received.size() != (compression_.enabled() ? s.held.size() : 0) ||
-        s.own_copy.size() != s.received.size())
-      r.fail("another compression: the per-neighbour counters differ");
+    s.copies.received = r.get_vector<uint32_t>();
+    s.copies.own = r.get_vector<char>();
+    if (s.copies.received.size() != s.copies.held.size() ||
+        s.copies.own.size() != s.copies.held.size())
+      r.fail("another number of neighbours");
   }
+  if (r.get<bool>() != tensor_events_.has_value()) r.fail("another trigger granularity");
+  if (tensor_events_) tensor_events_->load(r);
 }
 }  // namespace dlsim

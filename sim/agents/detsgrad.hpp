@@ -8,6 +8,8 @@
 // (the same bits as adding q to its copy, without a copy per edge); after a lost message its copy
 // is its own and each later q is added to it. With local_steps H, only iterations k with
 // k % H == 0 check the trigger and apply the consensus term; the others are local steps.
+// With a per-tensor trigger (granularity "layer", or EventGraD's adaptive one; tensor_events.hpp)
+// an event sends only the tensors that fired and x^_i changes only there.
 // In sync mode (SyncFastPath) the gradient term is applied inside the gradient computation
 // (fused_local_step) whenever the consensus term does not read x_i itself; update() then adds the
 // consensus term and computes the next drift norm in the same pass over the parameters.
@@ -16,12 +18,14 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "sim/agents/agent_compression.hpp"
 #include "sim/agents/algorithm.hpp"
 #include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/sync_fast_path.hpp"
+#include "sim/agents/tensor_events.hpp"
 #include "sim/agents/trigger.hpp"
 #include "topologies/graph.hpp"
 
@@ -39,7 +43,8 @@ struct DetsgradSpec {
 
 class Detsgrad final : public Algorithm, public SyncFastPath {
  public:
-  /// graph: the agents' communication graph (outlives this object).
+  /// graph: the agents' communication graph (outlives this object). A per-tensor trigger takes
+  /// no compression.
   Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, const topo::Graph& graph,
            const CompressionSpec& compression = {});
 
@@ -53,6 +58,7 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
   void receive(Agent& a, const Message& m, Outbox& out) override;
   void update(Agent& a) override;
   bool set_trigger_decider(TriggerDecider& decider) override {
+    if (tensor_events_) return false;  // one decision per tensor: no single drift to give
     trigger_.set_decider(decider);
     return true;
   }
@@ -65,7 +71,7 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
   /// neighbour number n's (neighbour order; null before one arrived).
   const ParamVector* public_copy(AgentId i) const { return state_[i.value].broadcast.get(); }
   const ParamVector* neighbour_copy(AgentId i, size_t n) const {
-    return state_[i.value].held[n].get();
+    return state_[i.value].copies.held[n].get();
   }
   /// Parameter buffers agent i's snapshots use (live or kept for reuse).
   size_t snapshot_buffers(AgentId i) const { return state_[i.value].pool.buffers(); }
@@ -113,16 +119,17 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
     NormAccumulator drift{DriftNorm::kL2};
   };
   struct PerAgent {
-    Snapshot broadcast;          // x^_i: what i last sent (null before its first event)
-    std::vector<Snapshot> held;  // x^_j per neighbour, in neighbour order (null: none yet)
-    Snapshot pending;            // prepared snapshot to send, when the trigger fired
-    // With compression: the q of the pending event, the events sent so far (each message
-    // carries its number), the number of the last q received per neighbour, and whether that
-    // copy is the agent's own (a message from that neighbour was lost).
+    Snapshot broadcast;  // x^_i: what i last sent (null before its first event)
+    // x^_j per neighbour, in neighbour order (null: none yet); with compression or per-tensor
+    // events also the number of the last message received from each, and whether the copy is
+    // the agent's own (a message from that neighbour was lost).
+    PartialCopies copies;
+    Snapshot pending;  // prepared snapshot to send, when the trigger fired
+    // With compression the q of the pending event; with per-tensor events its tensors. Each
+    // message carries the number of its event (events_sent).
     Delta pending_delta;
+    Parts pending_parts;
     uint32_t events_sent = 0;
-    std::vector<uint32_t> received;
-    std::vector<char> own_copy;
     SnapshotPool pool;           // buffers of i's snapshots
     // Consensus input: with a broadcast copy and kBroadcast, held * x^_i - sum_j x^_j;
     // otherwise sum_j x^_j (the term then reads x_i). Between events it stays fixed, so it is
@@ -164,6 +171,7 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
   Trigger trigger_;
   const topo::Graph& graph_;
   AgentCompression compression_;
+  std::optional<TensorEvents> tensor_events_;  // per-tensor triggers only
   std::vector<PerAgent> state_;
   uint64_t instance_;  // unique per object: the key of steps()' thread-local memo
 };

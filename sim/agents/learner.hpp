@@ -7,6 +7,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
+
+#include "models/parameters.hpp"
 
 namespace dlsim {
 
@@ -17,6 +20,8 @@ class StateWriter;
 using ParamVector = Eigen::VectorXf;
 /// An immutable copy of a parameter vector, shared by every receiver of one broadcast.
 using Snapshot = std::shared_ptr<const ParamVector>;
+/// One tensor of the parameter vector (a layer's weights or its bias).
+using models::TensorRange;
 
 class Learner {
  public:
@@ -31,15 +36,17 @@ class Learner {
   /// same draws); returns that batch's mean loss. The default computes g into `scratch` (x's
   /// size) and subtracts; a learner may instead fuse the update into the gradient computation,
   /// leaving scratch untouched (then the float rounding of the update differs).
-  /// What changes as the learner trains (optimizer state, position in the data, streams), for
-  /// checkpoints: load() continues exactly where save() was.
-  virtual void save(StateWriter& out) const = 0;
-  virtual void load(StateReader& in) = 0;
   virtual float gradient_step(ParamVector& x, float step, ParamVector& scratch) {
     const float loss = gradient(x, scratch);
     x -= step * scratch;
     return loss;
   }
+  /// What changes as the learner trains (optimizer state, position in the data, streams), for
+  /// checkpoints: load() continues exactly where save() was.
+  virtual void save(StateWriter& out) const = 0;
+  virtual void load(StateReader& in) = 0;
+  /// The tensors that tile x, in memory order, for per-tensor triggers; empty: x is one tensor.
+  virtual std::vector<TensorRange> parameter_tensors() const { return {}; }
 };
 
 }  // namespace dlsim

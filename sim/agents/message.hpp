@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <utility>
+#include <vector>
 
 #include "sim/agents/agent.hpp"
 #include "sim/agents/learner.hpp"
@@ -23,6 +24,9 @@ enum class MessageKind : uint8_t {
 
 /// A compressed change to a copy, shared by every receiver of one event (CHOCO, SPARQ).
 using Delta = std::shared_ptr<const CompressedVector>;
+/// The tensors a message carries (indices into the learner's parameter_tensors()), shared by
+/// every receiver of one per-tensor event (tensor_events.hpp).
+using Parts = std::shared_ptr<const std::vector<uint32_t>>;
 
 struct Message {
   Message() = default;
@@ -40,6 +44,7 @@ struct Message {
   uint64_t size_bytes = 0;
   Delta delta;                  // a compressed change (null otherwise)
   uint64_t uncompressed_bytes = 0;  // what the payload would take uncompressed; 0: not compressed
+  Parts parts;  // only these tensors of `params` travel (null: all of it)
 };
 
 /// An algorithm's one port to the world, used in the event loop (communicate and receive): the

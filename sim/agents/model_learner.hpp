@@ -32,6 +32,7 @@ class ModelLearner final : public Learner {
   float gradient_step(ParamVector& x, float step, ParamVector& scratch) override;
   void save(StateWriter& out) const override;
   void load(StateReader& in) override;
+  std::vector<TensorRange> parameter_tensors() const override { return model_.parameter_tensors(); }
 
   models::Model& model() { return model_; }
   const models::Optimizer& optimizer() const { return optimizer_; }

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "sim/core/error.hpp"
+
 namespace dlsim {
 
 double Trigger::threshold(int64_t iteration, double alpha_k) const {
@@ -29,7 +31,10 @@ bool Trigger::decide(const TriggerInput& in, RandomStream& rng) const {
       return rng.bernoulli(spec_.probability);
     case TriggerKind::kThreshold:
       return threshold_fires(in);
+    case TriggerKind::kAdaptive:
+      break;  // stateful and per tensor: TensorEvents decides
   }
+  DLSIM_CHECK(false, "trigger kind {} decides per tensor", to_string(spec_.kind));
   return false;
 }
 
@@ -40,12 +45,17 @@ std::string_view to_string(TriggerKind kind) {
     case TriggerKind::kPeriodic: return "periodic";
     case TriggerKind::kProbability: return "probability";
     case TriggerKind::kThreshold: return "threshold";
+    case TriggerKind::kAdaptive: return "adaptive";
   }
   return "?";
 }
 
 std::string_view to_string(ThresholdForm form) {
   return form == ThresholdForm::kAlpha ? "alpha" : "decay";
+}
+
+std::string_view to_string(Granularity granularity) {
+  return granularity == Granularity::kLayer ? "layer" : "model";
 }
 
 std::string_view to_string(DriftNorm norm) {

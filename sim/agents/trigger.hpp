@@ -11,9 +11,12 @@
 
 namespace dlsim {
 
-enum class TriggerKind { kAlways, kNever, kPeriodic, kProbability, kThreshold };
+enum class TriggerKind { kAlways, kNever, kPeriodic, kProbability, kThreshold, kAdaptive };
 enum class ThresholdForm { kDecay, kAlpha };  // v_k = v0/(eps*k+1)^dv, or v_k = v0 * alpha_k
 enum class DriftNorm { kL2, kL1, kLinf };
+// What a threshold decides on: the whole parameter vector, or each tensor (a layer's weights, its
+// bias) on its own, an event then sending only the tensors that crossed (tensor_events.hpp).
+enum class Granularity { kModel, kLayer };
 
 /// Plain trigger configuration, as the scenario loader fills it (scenarios/README.md).
 struct TriggerSpec {
@@ -25,7 +28,16 @@ struct TriggerSpec {
   double decay = 0.1;          // kThreshold, kDecay: dv in v0/(eps*k+1)^dv
   double eps = 1e-5;           // kThreshold, kDecay: eps in v0/(eps*k+1)^dv
   DriftNorm norm = DriftNorm::kL2;
+  Granularity granularity = Granularity::kModel;  // kThreshold; kAdaptive is always per tensor
+  double horizon = 1.0;  // kAdaptive (EventGraD): every iteration thr_p <- thr_p * horizon
+  int64_t warmup = 30;   // kAdaptive: iterations k < warmup send every tensor
 };
+
+/// Whether the trigger decides per tensor (TensorEvents) rather than through Trigger::decide.
+inline bool per_tensor(const TriggerSpec& spec) {
+  return spec.kind == TriggerKind::kAdaptive ||
+         (spec.kind == TriggerKind::kThreshold && spec.granularity == Granularity::kLayer);
+}
 
 /// What the trigger needs to know about one decision.
 struct TriggerInput {
@@ -75,5 +87,6 @@ class Trigger {
 std::string_view to_string(TriggerKind kind);
 std::string_view to_string(ThresholdForm form);
 std::string_view to_string(DriftNorm norm);
+std::string_view to_string(Granularity granularity);
 
 }  // namespace dlsim

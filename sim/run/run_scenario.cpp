@@ -204,8 +204,8 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   for (const std::string& w : world->warnings) log << "dlsim: warning: " << w << '\n';
   if (options.trigger && !world->algorithm->set_trigger_decider(*options.trigger))
     throw InputError(fmt::format("{}: /algorithm/kind: algorithm \"{}\" computes no drift for a "
-                                 "custom trigger (detsgrad, choco and easgd do)",
-                                 spec.file, world->algorithm->name()));
+                                 "custom trigger (detsgrad, choco and easgd do, with a trigger "
+                                 "on the whole model)", spec.file, world->algorithm->name()));
   if (!resuming) folder.write_text("scenario.json", scenario_to_json(spec).dump(2) + "\n");
 
   // The recorders: the network and the algorithm's events report to `comm`.

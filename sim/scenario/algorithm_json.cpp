@@ -17,7 +17,8 @@ constexpr std::pair<const char*, AlgorithmKind> kAlgorithms[] = {
     {"dpsgd", AlgorithmKind::kDpsgd},             {"detsgrad", AlgorithmKind::kDetsgrad},
     {"gossip", AlgorithmKind::kGossip},           {"elastic_gossip", AlgorithmKind::kElasticGossip},
     {"allreduce", AlgorithmKind::kAllReduce},     {"local_sgd", AlgorithmKind::kLocalSgd},
-    {"easgd", AlgorithmKind::kEasgd},             {"choco", AlgorithmKind::kChoco}};
+    {"easgd", AlgorithmKind::kEasgd},             {"choco", AlgorithmKind::kChoco},
+    {"eventgrad", AlgorithmKind::kEventgrad}};
 
 // Algorithms whose messages carry parameter vectors that a `compression` may code.
 bool takes_compression(AlgorithmKind kind) {
@@ -110,7 +111,8 @@ AlgorithmSpec parse_algorithm(JsonObject o, uint32_t agents, const topo::Topolog
   AlgorithmSpec a;
   a.kind = o.choice<AlgorithmKind>(
       "kind", {kAlgorithms[0], kAlgorithms[1], kAlgorithms[2], kAlgorithms[3], kAlgorithms[4],
-               kAlgorithms[5], kAlgorithms[6], kAlgorithms[7], kAlgorithms[8], kAlgorithms[9]});
+               kAlgorithms[5], kAlgorithms[6], kAlgorithms[7], kAlgorithms[8], kAlgorithms[9],
+               kAlgorithms[10]});
   switch (a.kind) {
     case AlgorithmKind::kDetsgrad:
       a.detsgrad = parse_detsgrad(o, agents, a.gradient_scale_is_n);
@@ -122,7 +124,8 @@ AlgorithmSpec parse_algorithm(JsonObject o, uint32_t agents, const topo::Topolog
       break;
     case AlgorithmKind::kElasticGossip: a.elastic_alpha = o.number("alpha", 0.5, 0.0, 1.0); break;
     case AlgorithmKind::kEasgd: a.easgd = parse_easgd(o, agents, topology); break;
-    case AlgorithmKind::kDpsgd: a.mixing = parse_mixing(o); break;
+    case AlgorithmKind::kDpsgd:
+    case AlgorithmKind::kEventgrad: a.mixing = parse_mixing(o); break;
     case AlgorithmKind::kChoco:
       a.mixing = parse_mixing(o);
       a.choco_gamma = o.number("gamma", {}, 0.0, 1.0);
@@ -166,7 +169,8 @@ json algorithm_to_json(const AlgorithmSpec& a) {
                      {"links", e.server_links.empty() ? json("all") : json(e.server_links)}};
       break;
     }
-    case AlgorithmKind::kDpsgd: j["weights"] = std::string(topo::to_string(a.mixing)); break;
+    case AlgorithmKind::kDpsgd:
+    case AlgorithmKind::kEventgrad: j["weights"] = std::string(topo::to_string(a.mixing)); break;
     case AlgorithmKind::kChoco:
       j["weights"] = std::string(topo::to_string(a.mixing));
       j["gamma"] = a.choco_gamma;
@@ -185,8 +189,10 @@ std::vector<TriggerKind> accepted_triggers(AlgorithmKind kind) {
   using T = TriggerKind;
   switch (kind) {
     case AlgorithmKind::kDetsgrad:
+      return {T::kAlways, T::kNever, T::kPeriodic, T::kProbability, T::kThreshold, T::kAdaptive};
     case AlgorithmKind::kChoco:
       return {T::kAlways, T::kNever, T::kPeriodic, T::kProbability, T::kThreshold};
+    case AlgorithmKind::kEventgrad: return {T::kThreshold, T::kAdaptive};
     case AlgorithmKind::kGossip:
     case AlgorithmKind::kElasticGossip: return {T::kAlways, T::kNever, T::kPeriodic, T::kProbability};
     case AlgorithmKind::kEasgd:
@@ -196,13 +202,19 @@ std::vector<TriggerKind> accepted_triggers(AlgorithmKind kind) {
   }
 }
 
-TriggerSpec parse_trigger_object(JsonObject o) {
+// Which algorithms decide per tensor with a threshold (granularity "layer").
+bool takes_layer_granularity(AlgorithmKind kind) {
+  return kind == AlgorithmKind::kDetsgrad || kind == AlgorithmKind::kEventgrad;
+}
+
+TriggerSpec parse_trigger_object(JsonObject o, AlgorithmKind algorithm) {
   TriggerSpec t;
   t.kind = o.choice<TriggerKind>("kind", {{"always", TriggerKind::kAlways},
                                           {"never", TriggerKind::kNever},
                                           {"periodic", TriggerKind::kPeriodic},
                                           {"probability", TriggerKind::kProbability},
-                                          {"threshold", TriggerKind::kThreshold}});
+                                          {"threshold", TriggerKind::kThreshold},
+                                          {"adaptive", TriggerKind::kAdaptive}});
   if (t.kind == TriggerKind::kPeriodic) t.period = o.integer("tau", {}, 1);
   if (t.kind == TriggerKind::kProbability) t.probability = o.number("p", {}, 0.0, 1.0);
   if (t.kind == TriggerKind::kThreshold) {
@@ -217,6 +229,25 @@ TriggerSpec parse_trigger_object(JsonObject o) {
     t.norm = o.choice<DriftNorm>("norm", {{"l2", DriftNorm::kL2}, {"l1", DriftNorm::kL1},
                                           {"linf", DriftNorm::kLinf}},
                                  DriftNorm::kL2);
+    // EventGraD decides per tensor by nature; elsewhere the whole model is the default.
+    const bool eventgrad = algorithm == AlgorithmKind::kEventgrad;
+    t.granularity = o.choice<Granularity>(
+        "granularity", {{"model", Granularity::kModel}, {"layer", Granularity::kLayer}},
+        eventgrad ? Granularity::kLayer : Granularity::kModel);
+    if (t.granularity == Granularity::kLayer && !takes_layer_granularity(algorithm))
+      o.fail("granularity", fmt::format("algorithm \"{}\" decides on the whole model; per-tensor "
+                                        "thresholds are for \"detsgrad\" and \"eventgrad\"",
+                                        to_string(algorithm)));
+    if (t.granularity == Granularity::kModel && eventgrad)
+      o.fail("granularity", "\"eventgrad\" decides per tensor: use \"layer\"");
+  }
+  if (t.kind == TriggerKind::kAdaptive) {
+    t.granularity = Granularity::kLayer;
+    t.horizon = o.number("horizon", {}, 0.0);
+    if (t.horizon <= 0.0 || !std::isfinite(t.horizon))
+      o.fail("horizon", fmt::format("the threshold's factor per iteration must be positive and "
+                                    "finite, got {}", t.horizon));
+    t.warmup = o.integer("warmup", 30, 0);
   }
   o.finish();
   return t;
@@ -236,7 +267,7 @@ std::optional<TriggerSpec> parse_trigger(const json* trigger, const std::string&
   }
   if (!trigger)
     throw InputError(fmt::format("{}: {}: algorithm \"{}\" needs a trigger", file, pointer, name));
-  const TriggerSpec t = parse_trigger_object(JsonObject(*trigger, file, pointer));
+  const TriggerSpec t = parse_trigger_object(JsonObject(*trigger, file, pointer), algorithm);
   if (std::find(accepted.begin(), accepted.end(), t.kind) == accepted.end())
     throw InputError(fmt::format("{}: {}/kind: algorithm \"{}\" does not take a \"{}\" trigger",
                                  file, pointer, name, to_string(t.kind)));
@@ -257,6 +288,11 @@ json trigger_to_json(const TriggerSpec& t) {
         j["eps"] = t.eps;
       }
       j["norm"] = std::string(to_string(t.norm));
+      j["granularity"] = std::string(to_string(t.granularity));
+      break;
+    case TriggerKind::kAdaptive:
+      j["horizon"] = t.horizon;
+      j["warmup"] = t.warmup;
       break;
     default: break;
   }

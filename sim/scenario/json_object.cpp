@@ -104,10 +104,13 @@ int64_t JsonObject::integer(const std::string& key, std::optional<int64_t> fallb
   if (!integral) fail(key, fmt::format("expected an integer, got {}", v.dump()));
   const int64_t x =
       v.is_number_integer() ? v.get<int64_t>() : static_cast<int64_t>(v.get<double>());
-  if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(max))
-    fail(key, fmt::format("expected an integer in [{}, {}], got {}", min, max, v.dump()));
-  if (x < min || x > max)
-    fail(key, fmt::format("expected an integer in [{}, {}], got {}", min, max, v.dump()));
+  // An open range reads as a bound, not as 2^63 - 1.
+  const std::string range = max == std::numeric_limits<int64_t>::max()
+                                ? fmt::format(">= {}", min)
+                                : fmt::format("in [{}, {}]", min, max);
+  if ((v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(max)) || x < min ||
+      x > max)
+    fail(key, fmt::format("expected an integer {}, got {}", range, v.dump()));
   return x;
 }
 

@@ -41,6 +41,8 @@ Copies algorithm_copies(const ScenarioSpec& s) {
       return {async ? 3.6 : 3.0, 0.0};
     case AlgorithmKind::kDpsgd:  // this and last iteration's snapshot, the mixing workspace
       return {3.0, 0.0};
+    case AlgorithmKind::kEventgrad:  // x^_i, the pending snapshot, the mixing workspace
+      return {async ? 3.6 : 3.0, 0.0};
     case AlgorithmKind::kGossip:  // this and last iteration's snapshot
       return {2.0, 0.0};
     case AlgorithmKind::kElasticGossip:  // two snapshots and the pull workspace

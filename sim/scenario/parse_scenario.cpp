@@ -49,15 +49,18 @@ void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
       throw InputError(fmt::format("{}: /data/partition/classes: {} class lists for {} agents",
                                    file, p.agent_classes.size(), s.agents));
   }
-  if (s.algorithm.kind == AlgorithmKind::kChoco) {
-    if (s.time.mode == TimeMode::kAsync)
-      throw InputError(fmt::format("{}: /time/mode: \"choco\" runs in sync mode only (its local "
-                                   "step comes before its send in every iteration)", file));
-    if (s.trigger && s.trigger->kind == TriggerKind::kThreshold &&
-        s.trigger->form == ThresholdForm::kAlpha)
-      throw InputError(fmt::format("{}: /trigger/form: \"alpha\" scales the threshold by "
-                                   "DETSGRAD's step size; use \"decay\" with \"choco\"", file));
-  }
+  const bool choco = s.algorithm.kind == AlgorithmKind::kChoco;
+  if (choco && s.time.mode == TimeMode::kAsync)
+    throw InputError(fmt::format("{}: /time/mode: \"choco\" runs in sync mode only (its local "
+                                 "step comes before its send in every iteration)", file));
+  if ((choco || s.algorithm.kind == AlgorithmKind::kEventgrad) && s.trigger &&
+      s.trigger->kind == TriggerKind::kThreshold && s.trigger->form == ThresholdForm::kAlpha)
+    throw InputError(fmt::format("{}: /trigger/form: \"alpha\" scales the threshold by "
+                                 "DETSGRAD's step size; use \"decay\" with \"{}\"", file,
+                                 to_string(s.algorithm.kind)));
+  if (s.trigger && per_tensor(*s.trigger) && s.algorithm.compression.enabled())
+    throw InputError(fmt::format("{}: /algorithm/compression: a per-tensor trigger sends whole "
+                                 "tensors; it takes no compression (remove one of them)", file));
   // Shapes are checked by building the architecture once (cheap: no parameters are allocated).
   RandomStream unused(0);
   uint64_t parameters = 0;

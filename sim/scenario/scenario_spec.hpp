@@ -33,6 +33,7 @@ enum class AlgorithmKind {
   kLocalSgd,       // periodic model averaging
   kEasgd,          // elastic averaging around a parameter server's centre variable
   kChoco,          // CHOCO-SGD: compressed gossip with error feedback
+  kEventgrad,      // EventGraD: D-PSGD's averaging, per-tensor event-triggered sends
 };
 
 /// EASGD: the moving rate and the server node's links (scenarios/README.md, "algorithm").
@@ -49,7 +50,7 @@ struct AlgorithmSpec {
   bool gradient_scale_is_n = false;         // kDetsgrad: "gradient_scale": "n"
   GossipMode gossip_mode = GossipMode::kPull;  // kGossip
   double elastic_alpha = 0.5;               // kElasticGossip
-  topo::MixingRule mixing = topo::MixingRule::kMetropolisHastings;  // kDpsgd, kChoco
+  topo::MixingRule mixing = topo::MixingRule::kMetropolisHastings;  // kDpsgd, kChoco, kEventgrad
   EasgdSpec easgd;                          // kEasgd
   double choco_gamma = 0.0;                 // kChoco: consensus step size, in (0, 1]
   int64_t local_steps = 1;                  // kChoco: H (DETSGRAD's is in `detsgrad`)

@@ -10,6 +10,7 @@
 #include "sim/agents/dpsgd.hpp"
 #include "sim/agents/easgd.hpp"
 #include "sim/agents/elastic_gossip.hpp"
+#include "sim/agents/eventgrad.hpp"
 #include "sim/agents/gossip.hpp"
 #include "sim/agents/no_communication.hpp"
 #include "sim/agents/ring_allreduce.hpp"
@@ -35,6 +36,12 @@ std::unique_ptr<Algorithm> make_algorithm(World& w) {
       try {
         return std::make_unique<Choco>(w.graph, a.mixing, a.choco_gamma, trigger, a.compression,
                                        a.local_steps);
+      } catch (const InputError& e) {
+        throw InputError(fmt::format("{}: /algorithm/weights: {}", w.spec.file, e.what()));
+      }
+    case AlgorithmKind::kEventgrad:
+      try {
+        return std::make_unique<Eventgrad>(w.graph, a.mixing, trigger);
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: /algorithm/weights: {}", w.spec.file, e.what()));
       }

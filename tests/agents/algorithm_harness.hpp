@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <deque>
+#include <functional>
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
@@ -32,6 +33,9 @@ class QuadraticLearner final : public Learner {
   }
   void save(StateWriter&) const override {}  // stateless
   void load(StateReader&) override {}
+  std::vector<TensorRange> parameter_tensors() const override { return tensors; }
+
+  std::vector<TensorRange> tensors;  // what per-tensor triggers see (empty: one tensor)
 
  private:
   ParamVector c_;
@@ -87,20 +91,27 @@ inline WaveProblem wave_problem(uint32_t agents, Eigen::Index dim) {
   return p;
 }
 
-/// Agents with quadratic learners; x0[i] initial parameters, c[i] targets.
+/// Agents with quadratic learners; x0[i] initial parameters, c[i] targets; `tensors` the layout
+/// their learners report (empty: one tensor).
 inline std::vector<Agent> make_agents(const std::vector<ParamVector>& x0,
-                                      const std::vector<ParamVector>& c, float lr = 0.1f) {
+                                      const std::vector<ParamVector>& c, float lr = 0.1f,
+                                      const std::vector<TensorRange>& tensors = {}) {
   std::vector<Agent> agents;
-  for (size_t i = 0; i < x0.size(); ++i)
-    agents.emplace_back(AgentId{static_cast<uint32_t>(i)}, 1,
-                        std::make_unique<QuadraticLearner>(c[i], lr), x0[i]);
+  for (size_t i = 0; i < x0.size(); ++i) {
+    auto learner = std::make_unique<QuadraticLearner>(c[i], lr);
+    learner->tensors = tensors;
+    agents.emplace_back(AgentId{static_cast<uint32_t>(i)}, 1, std::move(learner), x0[i]);
+  }
   return agents;
 }
 
+/// Decides whether a message arrives (false: it is lost).
+using Delivery = std::function<bool(const Message&)>;
+
 /// One synchronous round of every agent, in agent order; returns the messages sent. Adds the
-/// round's events to `events` when given.
+/// round's events to `events` when given; delivers only what `arrives` accepts, when given.
 inline int run_round(Algorithm& alg, std::vector<Agent>& agents,
-                     EventCounts* events = nullptr) {
+                     EventCounts* events = nullptr, const Delivery& arrives = {}) {
   QueueOutbox out(events);
   SyncFastPath* const fast = dynamic_cast<SyncFastPath*>(&alg);
   for (Agent& a : agents) {  // the sync driver's order: prepare, then the (fused) local step
@@ -112,6 +123,7 @@ inline int run_round(Algorithm& alg, std::vector<Agent>& agents,
   while (!out.queue.empty()) {
     const Message m = out.queue.front();
     out.queue.pop_front();
+    if (arrives && !arrives(m)) continue;
     if (m.to.value < agents.size()) alg.receive(agents[m.to.value], m, out);
     else alg.receive_service(m, out);  // EASGD's server, node n
   }

@@ -166,6 +166,16 @@ TEST_CASE("compressed runs killed with SIGKILL at random moments and resumed giv
                                  "--set", R"(/trigger={"kind":"always"})"});
 }
 
+TEST_CASE("per-tensor runs killed with SIGKILL at random moments and resumed give the same results") {
+  // Partial messages in flight, holders' own copies after losses, the adaptive thresholds.
+  check_survives_kills("dpsgd", {"--set", "/run/iterations=400", "--set",
+                                 R"(/algorithm={"kind":"eventgrad"})", "--set",
+                                 R"(/trigger={"kind":"adaptive","horizon":0.9,"warmup":5})",
+                                 "--set", "/network/loss=0.2"});
+  check_survives_kills("detsgrad", {"--set", "/run/iterations=400", "--set",
+                                    R"(/trigger={"kind":"threshold","v0":0.05,"granularity":"layer"})"});
+}
+
 TEST_CASE("--resume continues an interrupted run from its folder alone") {
   const fs::path out = interrupted("resume");
   const auto r = dlsim::testing::run_binary(

@@ -168,6 +168,30 @@ TEST_CASE("compressed runs: threads 1 and 2 give identical fingerprints, sizes a
   }
 }
 
+TEST_CASE("per-tensor triggers: threads 1 and 2 give identical fingerprints") {
+  // EventGraD (sync, and async over lossy links: holders' own copies), DETSGRAD per tensor with
+  // a threshold and with EventGraD's adaptive rule.
+  const std::string eventgrad = R"(/algorithm={"kind":"eventgrad"})";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> runs = {
+      {"dpsgd", {"--set", eventgrad, "--set", R"(/trigger={"kind":"adaptive","horizon":0.9,"warmup":5})"}},
+      {"dpsgd", {"--set", eventgrad, "--set", R"(/trigger={"kind":"threshold","v0":0.02})",
+                 "--set", "/time/mode=\"async\"", "--set", "/network/loss=0.2"}},
+      {"detsgrad", {"--set", R"(/trigger={"kind":"threshold","v0":0.05,"granularity":"layer"})"}},
+      {"detsgrad-async", {"--set", R"(/trigger={"kind":"adaptive","horizon":0.95})",
+                          "--set", "/network/loss=0.2"}}};
+  for (const auto& [name, extra] : runs) {
+    CAPTURE(name);
+    CAPTURE(extra[3]);
+    std::vector<std::string> two = extra;
+    two.insert(two.end(), {"--threads", "2"});
+    std::vector<std::string> one = extra;
+    one.insert(one.end(), {"--threads", "1"});
+    const std::string a = fingerprint_of(smoke(name), one);
+    CHECK(a == fingerprint_of(smoke(name), two));
+    CHECK(a != fingerprint_of(smoke(name)));  // the trigger changed the run
+  }
+}
+
 TEST_CASE("the same seed gives the same fingerprint and another seed a different one") {
   const std::string a = fingerprint_of(smoke("gossip-push"));
   CHECK(fingerprint_of(smoke("gossip-push")) == a);

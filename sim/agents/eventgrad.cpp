@@ -1,0 +1,103 @@
+#include "sim/agents/eventgrad.hpp"
+
+#include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/neighbour_index.hpp"
+#include "sim/core/error.hpp"
+
+namespace dlsim {
+
+void Eventgrad::start(std::span<Agent> agents) {
+  DLSIM_CHECK(agents.size() == weights_.node_count(), "{} agents, mixing weights for {}",
+              agents.size(), weights_.node_count());
+  DLSIM_CHECK(!agents.empty(), "no agents");
+  // Every agent trains the same architecture: the first one's tensors are everyone's.
+  events_.start(agents.size(), agents.front().learner->parameter_tensors(),
+                agents.front().x.size());
+  state_.assign(agents.size(), PerAgent{});
+  for (const Agent& a : agents) {
+    PerAgent& s = state_[a.id.value];
+    s.copies.start(weights_.neighbors(a.id.value).size());
+    s.mixed = ParamVector::Zero(a.x.size());
+  }
+}
+
+void Eventgrad::prepare(Agent& a) {
+  PerAgent& s = state_[a.id.value];
+  s.pending = nullptr;
+  s.pending_parts = nullptr;
+  if (weights_.neighbors(a.id.value).empty()) return;
+  s.pending_parts = events_.decide(a.id.value, a.iteration, a.x, s.sent.get(), 0.0);
+  // The pool's use counts are exact here: neighbours drop i's copies only in the event loop.
+  if (s.pending_parts) s.pending = events_.next_sent(s.pool, s.sent.get(), a.x, *s.pending_parts);
+}
+
+void Eventgrad::communicate(Agent& a, Outbox& out) {
+  PerAgent& s = state_[a.id.value];
+  if (!s.pending) return;
+  out.event(a);
+  s.sent = std::move(s.pending);
+  ++s.events_sent;
+  const uint64_t bytes = events_.payload_bytes(*s.pending_parts);
+  for (uint32_t j : weights_.neighbors(a.id.value)) {
+    Message m(MessageKind::kParams, a.id, AgentId{j}, s.sent, 0.0, s.events_sent, bytes);
+    m.parts = s.pending_parts;
+    out.send(std::move(m));
+  }
+  s.pending_parts = nullptr;
+}
+
+void Eventgrad::receive(Agent& a, const Message& m, Outbox&) {
+  DLSIM_CHECK(m.kind == MessageKind::kParams, "EventGraD got a message of kind {}",
+              static_cast<int>(m.kind));
+  PerAgent& s = state_[a.id.value];
+  const size_t n = neighbour_index(weights_.neighbors(a.id.value), m.from);
+  s.copies.receive(events_, s.pool, n, m, a.x);
+}
+
+void Eventgrad::update(Agent& a) {
+  PerAgent& s = state_[a.id.value];
+  const uint32_t i = a.id.value;
+  s.mixed = static_cast<float>(weights_.self_weight(i)) * a.x;
+  const auto w = weights_.weights(i);
+  const std::vector<Snapshot>& held = s.copies.held;
+  for (size_t k = 0; k < held.size(); ++k)  // neighbour order: float sums are order-sensitive
+    s.mixed += static_cast<float>(w[k]) * (held[k] ? *held[k] : a.x);
+  a.x.swap(s.mixed);
+  a.learner->apply_step(a.x, a.g, a.iteration);
+}
+
+// `mixed` is a workspace within update(); the pool starts empty.
+void Eventgrad::save(SnapshotSaver& out) const {
+  StateWriter& w = out.out();
+  w.put<uint64_t>(state_.size());
+  for (const PerAgent& s : state_) {
+    out.put(s.sent);
+    out.put(s.pending);
+    out.put(s.pending_parts);
+    w.put(s.events_sent);
+    out.put_all(s.copies.held);
+    w.put_vector(s.copies.received);
+    w.put_vector(s.copies.own);
+  }
+  events_.save(w);
+}
+
+void Eventgrad::load(SnapshotLoader& in) {
+  StateReader& r = in.in();
+  if (r.get<uint64_t>() != state_.size()) r.fail("another number of agents");
+  for (PerAgent& s : state_) {
+    s.sent = in.get_snapshot();
+    s.pending = in.get_snapshot();
+    s.pending_parts = in.get_parts();
+    s.events_sent = r.get<uint32_t>();
+    in.get_into(s.copies.held);
+    s.copies.received = r.get_vector<uint32_t>();
+    s.copies.own = r.get_vector<char>();
+    if (s.copies.received.size() != s.copies.held.size() ||
+        s.copies.own.size() != s.copies.held.size())
+      r.fail("another number of neighbours");
+  }
+  events_.load(r);
+}
+
+}  // namespace dlsim

@@ -1,0 +1,145 @@
+#include "sim/agents/tensor_events.hpp"
+
+#include <cmath>
+
+#include "sim/core/error.hpp"
+#include "sim/core/state_io.hpp"
+
+namespace dlsim {
+namespace {
+
+double norm_of(const auto& v, DriftNorm norm) {
+  switch (norm) {
+    case DriftNorm::kL2: return std::sqrt(static_cast<double>(v.squaredNorm()));
+    case DriftNorm::kL1: return static_cast<double>(v.template lpNorm<1>());
+    case DriftNorm::kLinf: return static_cast<double>(v.template lpNorm<Eigen::Infinity>());
+  }
+  return 0.0;
+}
+
+}  // namespace
+
+TensorEvents::TensorEvents(const TriggerSpec& spec) : spec_(spec), rule_(spec) {
+  DLSIM_CHECK(per_tensor(spec), "trigger {} is not per tensor", to_string(spec.kind));
+}
+
+void TensorEvents::start(size_t agents, std::vector<TensorRange> layout, Eigen::Index size) {
+  if (layout.empty()) layout.push_back({0, size});
+  Eigen::Index next = 0;
+  for (const TensorRange& r : layout) {
+    DLSIM_CHECK(r.offset == next && r.size > 0, "tensor at {} of {} does not follow {}", r.offset,
+                r.size, next);
+    next += r.size;
+  }
+  DLSIM_CHECK(next == size, "tensors cover {} of {} parameters", next, size);
+  layout_ = std::move(layout);
+  tensors_.assign(agents * layout_.size(), PerTensor{});
+  lists_.assign(agents, {});
+}
+
+bool TensorEvents::fires(PerTensor& t, int64_t k, const ParamVector& x, const ParamVector* sent,
+                         const TensorRange& r, double v_k) const {
+  const auto xp = x.segment(r.offset, r.size);
+  if (spec_.kind == TriggerKind::kThreshold) {
+    if (std::isinf(spec_.v0)) return false;
+    if (!sent || k == 0 || spec_.v0 == 0.0) return true;
+    return norm_of(xp - sent->segment(r.offset, r.size), spec_.norm) > v_k;
+  }
+  // EventGraD's rule, in the authors' order: decay, compare, and on a send the new threshold.
+  t.threshold *= spec_.horizon;
+  const double norm = norm_of(xp, DriftNorm::kL2);
+  const double change = std::fabs(norm - t.last_norm);
+  if (!(change >= t.threshold || k < spec_.warmup)) return false;
+  t.slopes[0] = t.slopes[1];
+  t.slopes[1] = change / static_cast<double>(k - t.last_k);
+  t.threshold = 0.5 * (t.slopes[0] + t.slopes[1]);
+  t.last_norm = norm;
+  t.last_k = k;
+  return true;
+}
+
+Parts TensorEvents::decide(uint32_t i, int64_t k, const ParamVector& x, const ParamVector* sent,
+                           double alpha_k) {
+  DLSIM_CHECK(x.size() == layout_.back().offset + layout_.back().size, "{} parameters", x.size());
+  // A list nobody holds any more (its messages were delivered or dropped), else a new one: as
+  // many as this agent has events in flight.
+  std::shared_ptr<std::vector<uint32_t>> list;
+  for (auto& candidate : lists_[i])
+    if (candidate.use_count() == 1) {
+      list = candidate;
+      break;
+    }
+  if (!list) {
+    list = lists_[i].emplace_back(std::make_shared<std::vector<uint32_t>>());
+    list->reserve(layout_.size());
+  }
+  list->clear();
+  const double v_k = spec_.kind == TriggerKind::kThreshold ? rule_.threshold(k, alpha_k) : 0.0;
+  PerTensor* mine = &tensors_[i * layout_.size()];
+  for (size_t p = 0; p < layout_.size(); ++p)
+    if (fires(mine[p], k, x, sent, layout_[p], v_k)) list->push_back(static_cast<uint32_t>(p));
+  if (list->empty()) return nullptr;
+  return list;
+}
+
+uint64_t TensorEvents::payload_bytes(const std::vector<uint32_t>& parts) const {
+  uint64_t floats = 0;
+  for (uint32_t p : parts) floats += static_cast<uint64_t>(layout_[p].size);
+  const uint64_t mask = layout_.size() > 1 ? (layout_.size() + 7) / 8 : 0;
+  return floats * sizeof(float) + mask;
+}
+
+Snapshot TensorEvents::next_sent(SnapshotPool& pool, const ParamVector* base, const ParamVector& x,
+                                 const std::vector<uint32_t>& parts) const {
+  if (parts.size() == layout_.size()) return pool.take_copy(x);
+  std::shared_ptr<ParamVector> next = base ? pool.take_copy(*base) : pool.take(x.size());
+  if (!base) next->setZero();
+  copy_parts(*next, x, parts);
+  return next;
+}
+
+void TensorEvents::copy_parts(ParamVector& copy, const ParamVector& from,
+                              const std::vector<uint32_t>& parts) const {
+  for (uint32_t p : parts)
+    copy.segment(layout_[p].offset, layout_[p].size) =
+        from.segment(layout_[p].offset, layout_[p].size);
+}
+
+void TensorEvents::save(StateWriter& out) const {
+  out.put<uint64_t>(tensors_.size());
+  for (const PerTensor& t : tensors_) {
+    out.put(t.threshold);
+    out.put(t.last_norm);
+    out.put(t.last_k);
+    out.put(t.slopes[0]);
+    out.put(t.slopes[1]);
+  }
+}
+
+void TensorEvents::load(StateReader& in) {
+  if (in.get<uint64_t>() != tensors_.size()) in.fail("another number of tensors or agents");
+  for (PerTensor& t : tensors_) {
+    t.threshold = in.get<double>();
+    t.last_norm = in.get<double>();
+    t.last_k = in.get<int64_t>();
+    t.slopes[0] = in.get<double>();
+    t.slopes[1] = in.get<double>();
+  }
+}
+
+void PartialCopies::receive(const TensorEvents& events, SnapshotPool& pool, size_t n,
+                            const Message& m, const ParamVector& x) {
+  DLSIM_CHECK(m.params && m.parts, "a per-tensor message without its parts");
+  if (!own[n] && m.stage == received[n] + 1) {
+    held[n] = m.params;  // = our copy with the parts replaced: it was the sender's previous x^
+  } else {
+    // A message of this sender was lost: from now on the copy is ours, as on a real network.
+    std::shared_ptr<ParamVector> copy = pool.take_copy(held[n] ? *held[n] : x);
+    events.copy_parts(*copy, *m.params, *m.parts);
+    held[n] = std::move(copy);
+    own[n] = 1;
+  }
+  received[n] = m.stage;
+}
+
+}  // namespace dlsim
