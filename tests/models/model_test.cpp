@@ -37,6 +37,25 @@ TEST_CASE("parameter counts of the presets") {
   CHECK(build(ModelSpec{MlpSpec{{256}, Activation::kRelu, {}}}).parameter_count() == 203530);
 }
 
+TEST_CASE("the parameter tensors are each layer's weights then its bias, tiling the vector") {
+  const Model mlp = build(ModelSpec{MlpSpec{{256}, Activation::kRelu, {}}});
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> got;
+  for (const TensorRange& t : mlp.parameter_tensors()) got.emplace_back(t.offset, t.size);
+  using P = std::pair<Eigen::Index, Eigen::Index>;
+  CHECK(got == std::vector<P>{{0, 784 * 256}, {200704, 256}, {200960, 2560}, {203520, 10}});
+  // LeNet: two convolutions (32 5x5 filters, 64 of 32x5x5) and two dense layers, pools without
+  // parameters in between.
+  got.clear();
+  for (const TensorRange& t : build(ModelSpec{lenet_spec()}).parameter_tensors())
+    got.emplace_back(t.offset, t.size);
+  CHECK(got == std::vector<P>{{0, 800}, {800, 32}, {832, 51200}, {52032, 64},
+                              {52096, 1605632}, {1657728, 512}, {1658240, 5120}, {1663360, 10}});
+  RandomStream rng(1, "model", 0);
+  const Model quadratic = Model::build(ModelSpec{QuadraticSpec{7}}, kMnist, rng);
+  REQUIRE(quadratic.parameter_tensors().size() == 1);
+  CHECK(quadratic.parameter_tensors()[0].size == 7);
+}
+
 TEST_CASE("FLOPs per sample of MLP 784-256-10") {
   const Model m = build(ModelSpec{MlpSpec{{256}, Activation::kRelu, {}}});
   // Forward: 2*784*256 + 256 (dense), 256 (relu), 2*256*10 + 10 (dense) = 407050.
