@@ -35,6 +35,10 @@ struct CompressionSpec {
   bool scale = false;     ///< random_k: values times d/k, so the message is unbiased
   Quantizer quantizer = Quantizer::kFloat32;
   uint32_t levels = 0;    ///< qsgd: s >= 1
+  /// qsgd: decoded values divided by 1 + omega, omega = min(n / s^2, sqrt(n) / s) for n values
+  /// (QSGD's variance bound), which makes the operator shrink its input on average, as error
+  /// feedback (CHOCO, SPARQ) requires; biased, so off by default.
+  bool rescale = false;
 
   /// False for the identity (nothing to compress): algorithms then send plain snapshots.
   bool enabled() const {

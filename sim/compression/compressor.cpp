@@ -41,7 +41,7 @@ void Compressor::compress(std::span<const float> v, RandomStream& rng, Compresse
   }
   switch (spec_.quantizer) {
     case Quantizer::kFloat32: break;
-    case Quantizer::kQsgd: quantize_qsgd(out.values, spec_.levels, rng); break;
+    case Quantizer::kQsgd: quantize_qsgd(out.values, spec_.levels, rng, spec_.rescale); break;
     case Quantizer::kSign: quantize_sign(out.values); break;
     case Quantizer::kFp16: quantize_fp16(out.values); break;
     case Quantizer::kBf16: quantize_bf16(out.values); break;

@@ -2,6 +2,7 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -44,13 +45,17 @@ inline float counter_uniform(uint32_t key, uint32_t i) {
 
 }  // namespace
 
-void quantize_qsgd(std::span<float> values, uint32_t levels, RandomStream& rng) {
+void quantize_qsgd(std::span<float> values, uint32_t levels, RandomStream& rng, bool rescale) {
   const double squares = lane_sum(values, [](double v) { return v * v; });
   const float norm = static_cast<float>(std::sqrt(squares));
   if (norm == 0.0f || values.empty()) return;
   const float s = static_cast<float>(levels);
   const float to_level = s / norm;  // |v_i| -> position in [0, s]
-  const float to_value = norm / s;  // level -> decoded magnitude
+  const double entries = static_cast<double>(values.size());
+  const double omega =
+      std::min(entries / (static_cast<double>(s) * s), std::sqrt(entries) / s);
+  // level -> decoded magnitude; the rescaled norm is the one float that travels either way
+  const float to_value = static_cast<float>(norm / s / (rescale ? 1.0 + omega : 1.0));
   const uint32_t key = static_cast<uint32_t>(rng.next_u64() >> 32);
   float* v = values.data();
   const auto n = static_cast<uint32_t>(values.size());  // compressors index with 32 bits

@@ -44,6 +44,7 @@ StageKind parse_stage(JsonObject o, CompressionSpec& spec) {
     case StageKind::kQsgd:
       spec.quantizer = Quantizer::kQsgd;
       spec.levels = static_cast<uint32_t>(o.integer("levels", {}, 1, 1 << 24));
+      spec.rescale = o.boolean("rescale", false);
       break;
     case StageKind::kSign: spec.quantizer = Quantizer::kSign; break;
     case StageKind::kFp16: spec.quantizer = Quantizer::kFp16; break;
@@ -91,7 +92,10 @@ json compression_to_json(const CompressionSpec& spec) {
   }
   if (spec.quantizer != Quantizer::kFloat32) {
     json q = {{"kind", std::string(to_string(spec.quantizer))}};
-    if (spec.quantizer == Quantizer::kQsgd) q["levels"] = spec.levels;
+    if (spec.quantizer == Quantizer::kQsgd) {
+      q["levels"] = spec.levels;
+      q["rescale"] = spec.rescale;
+    }
     stages.push_back(q);
   }
   return stages;

@@ -172,6 +172,37 @@ TEST_CASE("qsgd rounds to the levels of ||v|| / s and is unbiased") {
   }
 }
 
+TEST_CASE("rescaled qsgd divides by 1 + omega and shrinks its input on average") {
+  // n = 16 values of similar size, s = 1: omega = min(16, 4) = 4. Plain qsgd's error
+  // E||Q(v) - v||^2 = (||v||_1 / ||v||_2 - 1) ||v||^2 is 2.87 ||v||^2 here (more than ||v||^2:
+  // error feedback diverges with it); rescaled it must be at most (1 - 1 / (1 + omega)) ||v||^2
+  // (0.75 ||v||^2 expected).
+  std::vector<float> v(16);
+  double squared_norm = 0.0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    v[i] = (i % 2 ? -1.0f : 1.0f) * (1.0f + 0.1f * static_cast<float>(i));
+    squared_norm += static_cast<double>(v[i]) * v[i];
+  }
+  const double tau = 1.0 + 4.0;
+  RandomStream plain_rng(5), rescaled_rng(5);  // the same draws: Q(v) / tau exactly
+  const int draws = 20000;
+  double plain_error = 0.0, rescaled_error = 0.0;
+  for (int t = 0; t < draws; ++t) {
+    std::vector<float> plain = v, rescaled = v;
+    quantize_qsgd(plain, 1, plain_rng);
+    quantize_qsgd(rescaled, 1, rescaled_rng, true);
+    for (size_t i = 0; i < v.size(); ++i) {
+      REQUIRE(rescaled[i] == doctest::Approx(plain[i] / tau).epsilon(1e-5));
+      plain_error += std::pow(plain[i] - v[i], 2);
+      rescaled_error += std::pow(rescaled[i] - v[i], 2);
+    }
+  }
+  plain_error /= draws;
+  rescaled_error /= draws;
+  CHECK(plain_error > squared_norm);
+  CHECK(rescaled_error < (1.0 - 1.0 / tau) * squared_norm);
+}
+
 TEST_CASE("sign keeps one bit per entry and the mean magnitude") {
   std::vector<float> v = {1.0f, -2.0f, 3.0f, 0.0f, -0.0f};
   quantize_sign(v);
