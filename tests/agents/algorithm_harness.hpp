@@ -5,12 +5,15 @@
 #pragma once
 
 #include <cmath>
+#include <cstring>
 #include <deque>
 #include <functional>
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
 #include "sim/agents/sync_fast_path.hpp"
+#include "sim/agents/trigger.hpp"
+#include "topologies/graph.hpp"
 
 namespace dlsim::testing {
 
@@ -132,6 +135,36 @@ inline int run_round(Algorithm& alg, std::vector<Agent>& agents,
   alg.after_updates(agents);
   for (Agent& a : agents) ++a.iteration;
   return out.sent;
+}
+
+/// True when *a exists and holds b's exact bits.
+inline bool same_bits(const ParamVector* a, const ParamVector& b) {
+  return a && a->size() == b.size() &&
+         std::memcmp(a->data(), b.data(), sizeof(float) * static_cast<size_t>(b.size())) == 0;
+}
+
+/// Whether every agent's copy of each neighbour's published vector (alg.neighbour_copy) holds
+/// the bits that neighbour published (alg.public_copy), for the senders that published one.
+template <class Alg>
+bool copies_match_senders(const Alg& alg, const topo::Graph& g) {
+  for (uint32_t i = 0; i < g.node_count(); ++i) {
+    const auto neighbours = g.neighbors(i);
+    for (size_t n = 0; n < neighbours.size(); ++n) {
+      const ParamVector* own = alg.public_copy(AgentId{neighbours[n]});
+      if (own && !same_bits(alg.neighbour_copy(AgentId{i}, n), *own)) return false;
+    }
+  }
+  return true;
+}
+
+/// A threshold decided per tensor (granularity "layer"), constant at v0.
+inline TriggerSpec per_tensor_threshold(double v0) {
+  TriggerSpec t;
+  t.kind = TriggerKind::kThreshold;
+  t.granularity = Granularity::kLayer;
+  t.v0 = v0;
+  t.decay = 0.0;
+  return t;
 }
 
 }  // namespace dlsim::testing

@@ -19,15 +19,6 @@ TriggerSpec adaptive(double horizon, int64_t warmup) {
   return t;
 }
 
-TriggerSpec layer_threshold(double v0) {
-  TriggerSpec t;
-  t.kind = TriggerKind::kThreshold;
-  t.granularity = Granularity::kLayer;
-  t.v0 = v0;
-  t.decay = 0.0;
-  return t;
-}
-
 std::vector<uint32_t> fired(const Parts& parts) {
   return parts ? *parts : std::vector<uint32_t>{};
 }
@@ -73,7 +64,7 @@ TEST_CASE("EventGraD's adaptive threshold sends every tensor during the warmup")
 }
 
 TEST_CASE("a per-tensor threshold sends only the tensors that crossed, bytes by hand") {
-  TensorEvents events(layer_threshold(1.0));
+  TensorEvents events(per_tensor_threshold(1.0));
   events.start(1, {{0, 6}, {6, 3}, {9, 2}}, 11);
   const ParamVector sent = ParamVector::Zero(11);
   ParamVector x = ParamVector::Zero(11);
@@ -92,7 +83,7 @@ TEST_CASE("a per-tensor threshold sends only the tensors that crossed, bytes by 
   // k = 0 and a first event send everything; an infinite threshold nothing.
   CHECK(fired(events.decide(0, 0, sent, &sent, 0.0)).size() == 3);
   CHECK(fired(events.decide(0, 7, sent, nullptr, 0.0)).size() == 3);
-  TensorEvents never(layer_threshold(std::numeric_limits<double>::infinity()));
+  TensorEvents never(per_tensor_threshold(std::numeric_limits<double>::infinity()));
   never.start(1, {{0, 6}, {6, 3}, {9, 2}}, 11);
   CHECK(fired(never.decide(0, 0, x, nullptr, 0.0)).empty());
 }
