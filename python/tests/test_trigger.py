@@ -78,6 +78,11 @@ def test_an_algorithm_without_a_drift_refuses_a_trigger():
     with pytest.raises(dlsim.ScenarioError) as e:
         dlsim.run(smoke("dpsgd"), threads=1, trigger=lambda a, k, d, s: True)
     assert e.value.pointer == "/algorithm/kind"
+    # A per-tensor trigger has a drift per tensor, not one to give the rule.
+    with pytest.raises(dlsim.ScenarioError, match="whole model") as e:
+        dlsim.run(smoke("detsgrad"), threads=1, trigger=lambda a, k, d, s: True,
+                  set={"/trigger": {"kind": "adaptive", "horizon": 0.9}})
+    assert e.value.pointer == "/algorithm/kind"
 
 
 def test_a_python_trigger_does_not_continue_a_checkpoint(tmp_path):
