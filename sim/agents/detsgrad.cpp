@@ -164,9 +164,12 @@ void Detsgrad::communicate(Agent& a, Outbox& out) {
     return;
   }
   if (!compression_.enabled()) {
-    for (uint32_t j : graph_.neighbors(a.id.value))
-      out.send(Message{MessageKind::kParams, a.id, AgentId{j}, s.broadcast, 0.0, 0,
-                       payload_bytes(*s.broadcast)});
+    for (uint32_t j : graph_.neighbors(a.id.value)) {
+      Message m{MessageKind::kParams, a.id, AgentId{j}, s.broadcast, 0.0, 0,
+                payload_bytes(*s.broadcast)};
+      m.buffering = Buffering::kLatestValue;  // the receiver keeps only the latest copy
+      out.send(std::move(m));
+    }
     return;
   }
   ++s.events_sent;

@@ -30,8 +30,11 @@ void Dpsgd::communicate(Agent& a, Outbox& out) {
   PerAgent& s = state_[a.id.value];
   if (!s.current) return;
   out.event(a);
-  for (uint32_t j : weights_.neighbors(a.id.value))
-    out.send(compression_.message(MessageKind::kParams, a, AgentId{j}, s.current));
+  for (uint32_t j : weights_.neighbors(a.id.value)) {
+    Message m = compression_.message(MessageKind::kParams, a, AgentId{j}, s.current);
+    m.buffering = Buffering::kLatestValue;  // the receiver keeps only the latest copy
+    out.send(std::move(m));
+  }
   s.current = nullptr;
 }
 

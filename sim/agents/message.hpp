@@ -11,6 +11,7 @@
 #include "sim/agents/learner.hpp"
 #include "sim/compression/compressed_vector.hpp"
 #include "sim/core/ids.hpp"
+#include "sim/network/send_buffers.hpp"
 
 namespace dlsim {
 
@@ -45,6 +46,9 @@ struct Message {
   Delta delta;                  // a compressed change (null otherwise)
   uint64_t uncompressed_bytes = 0;  // what the payload would take uncompressed; 0: not compressed
   Parts parts;  // only these tensors of `params` travel (null: all of it)
+  /// kLatestValue: a newer message from the same sender makes this one worthless, so a full send
+  /// buffer may supersede it (network.when_full); kEveryMessage: it must arrive (default).
+  Buffering buffering = Buffering::kEveryMessage;
 };
 
 /// An algorithm's one port to the world, used in the event loop (communicate and receive): the

@@ -18,6 +18,22 @@ enum class DropReason : uint8_t {
   kLoss,  ///< a link lost it (network.loss)
 };
 
+/// Why a message offered to a full send buffer never entered the wire (network.when_full).
+enum class BufferDiscard : uint8_t {
+  kSuperseded,  ///< a newer message to the same destination took its place ("coalesce")
+  kDropped,     ///< refused ("drop")
+};
+
+/// What overloaded a link: the directed link from -> to, or (to == from) from's NIC uplink.
+struct LinkOverload {
+  AgentId from;
+  AgentId to;
+  uint64_t bandwidth_bps = 0;
+  SimTime since;             ///< start of the stretch in which the link never caught up
+  SimTime at;                ///< when the stretch reached the network's threshold
+  double utilisation = 0.0;  ///< offered transmission time / elapsed time over the stretch
+};
+
 /// One message as the network saw it. wire_bytes: payload + header, what the links carried.
 struct MessageSignal {
   SimTime time;  ///< when it happened
@@ -32,11 +48,21 @@ class SignalListener {
   /// A message entered the network (its sender's NIC or first link).
   virtual void message_sent(const MessageSignal&) {}
   /// The message `from` is sending was compressed: its payload takes `wire_payload_bytes`
-  /// instead of `uncompressed_bytes`. Emitted just before its message_sent.
+  /// instead of `uncompressed_bytes`. Emitted just after its message_sent (not for a message
+  /// a full send buffer discarded).
   virtual void message_compressed(AgentId /*from*/, uint64_t /*uncompressed_bytes*/,
                                   uint64_t /*wire_payload_bytes*/) {}
   /// A message will not arrive; it was counted as sent before.
   virtual void message_dropped(const MessageSignal&, DropReason) {}
+  /// A message offered at m.time never entered the wire: its send buffer was full. Not counted
+  /// as sent; offered = sent + superseded + dropped.
+  virtual void message_discarded(const MessageSignal&, BufferDiscard) {}
+  /// After every offer: the bytes in all send buffers that are not yet on the wire.
+  virtual void send_buffers_hold(SimTime /*time*/, uint64_t /*queued_bytes*/) {}
+  /// The agent's next step waited `duration` for room in its send buffers (when_full "block").
+  virtual void sender_blocked(AgentId /*agent*/, SimTime /*duration*/) {}
+  /// A link (or uplink) was offered more than it carries for a long stretch; once per link.
+  virtual void link_overloaded(const LinkOverload&) {}
   /// A message reached its destination whole.
   virtual void message_delivered(const MessageSignal&) {}
   /// An agent's trigger fired at `iteration` and the agent communicates (an "event").

@@ -1,5 +1,9 @@
 #include "sim/metrics/comm_recorder.hpp"
 
+#include <fmt/format.h>
+
+#include "sim/core/units.hpp"
+
 namespace dlsim {
 
 NodeTraffic& NodeTraffic::operator+=(const NodeTraffic& other) {
@@ -8,6 +12,9 @@ NodeTraffic& NodeTraffic::operator+=(const NodeTraffic& other) {
   received += other.received;
   dropped += other.dropped;
   bytes_saved += other.bytes_saved;
+  superseded += other.superseded;
+  buffer_dropped += other.buffer_dropped;
+  blocked += other.blocked;
   return *this;
 }
 
@@ -15,6 +22,30 @@ NodeTraffic CommRecorder::total() const {
   NodeTraffic sum;
   for (const NodeTraffic& n : nodes_) sum += n;
   return sum;
+}
+
+}  // namespace dlsim
+
+namespace dlsim {
+
+void CommRecorder::link_overloaded(const LinkOverload& o) {
+  if (overloaded_links_++ == 0 || o.utilisation > worst_.utilisation) worst_ = o;
+}
+
+std::optional<std::string> CommRecorder::overload_warning() const {
+  if (overloaded_links_ == 0) return std::nullopt;
+  const LinkOverload& w = worst_;
+  const std::string link = w.from == w.to ? fmt::format("the NIC uplink of agent {}", w.from.value)
+                                          : fmt::format("link {} -> {}", w.from.value, w.to.value);
+  return fmt::format(
+      "network: {} ({}) was offered {:.0f} % of what it carries over {:.3f} s of simulated time "
+      "from t = {:.3f} s{}; messages waited in send buffers (network.send_buffer, "
+      "network.when_full): fewer messages (a trigger, compression) or faster links help",
+      link, format_rate(w.bandwidth_bps), 100.0 * w.utilisation, (w.at - w.since).seconds(),
+      w.since.seconds(),
+      overloaded_links_ > 1
+          ? fmt::format(", and {} more links were overloaded too", overloaded_links_ - 1)
+          : "");
 }
 
 }  // namespace dlsim

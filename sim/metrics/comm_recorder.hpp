@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
-#include "sim/core/state_io.hpp"
 #include "sim/core/signals.hpp"
+#include "sim/core/state_io.hpp"
 #include "sim/network/link.hpp"
 
 namespace dlsim {
@@ -19,7 +21,10 @@ struct NodeTraffic {
   TrafficCount sent;
   TrafficCount received;
   TrafficCount dropped;
-  uint64_t bytes_saved = 0;  ///< by compression: uncompressed minus compressed payload, sent
+  uint64_t bytes_saved = 0;     ///< by compression: uncompressed minus compressed payload, sent
+  TrafficCount superseded;      ///< offered, then replaced in a full send buffer by a newer one
+  TrafficCount buffer_dropped;  ///< offered and refused by a full send buffer
+  SimTime blocked;              ///< time the node's steps waited for room in its send buffers
 
   NodeTraffic& operator+=(const NodeTraffic& other);
 };
@@ -41,6 +46,17 @@ class CommRecorder final : public SignalListener {
   void message_delivered(const MessageSignal& m) override {
     nodes_[m.to.value].received.add(m.wire_bytes);
   }
+  void message_discarded(const MessageSignal& m, BufferDiscard why) override {
+    NodeTraffic& n = nodes_[m.from.value];
+    (why == BufferDiscard::kSuperseded ? n.superseded : n.buffer_dropped).add(m.wire_bytes);
+  }
+  void send_buffers_hold(SimTime, uint64_t queued_bytes) override {
+    if (queued_bytes > peak_queued_bytes_) peak_queued_bytes_ = queued_bytes;
+  }
+  void sender_blocked(AgentId agent, SimTime duration) override {
+    nodes_[agent.value].blocked += duration;
+  }
+  void link_overloaded(const LinkOverload& o) override;
   void trigger_fired(AgentId agent, int64_t, SimTime) override {
     ++nodes_[agent.value].events;
     ++events_;
@@ -52,22 +68,36 @@ class CommRecorder final : public SignalListener {
   NodeTraffic total() const;
   /// Events of all nodes so far, in O(1) (the progress line reads it every iteration).
   uint64_t events() const { return events_; }
+  /// The most bytes waiting in all send buffers at once (offered, not yet on the wire).
+  uint64_t peak_queued_bytes() const { return peak_queued_bytes_; }
+  /// One line naming the most loaded of the links that were overloaded for a long stretch, or
+  /// nullopt when none was.
+  std::optional<std::string> overload_warning() const;
 
   /// The counts so far, for checkpoints.
   void save(StateWriter& out) const {
     out.put_vector(nodes_);
     out.put(events_);
+    out.put(peak_queued_bytes_);
+    out.put(overloaded_links_);
+    out.put(worst_);
   }
   void load(StateReader& in) {
     std::vector<NodeTraffic> nodes = in.get_vector<NodeTraffic>();
     if (nodes.size() != nodes_.size()) in.fail("another number of network nodes");
     nodes_ = std::move(nodes);
     events_ = in.get<uint64_t>();
+    peak_queued_bytes_ = in.get<uint64_t>();
+    overloaded_links_ = in.get<uint64_t>();
+    worst_ = in.get<LinkOverload>();
   }
 
  private:
   std::vector<NodeTraffic> nodes_;
   uint64_t events_ = 0;
+  uint64_t peak_queued_bytes_ = 0;
+  uint64_t overloaded_links_ = 0;
+  LinkOverload worst_;  // the highest utilisation among them
 };
 
 }  // namespace dlsim

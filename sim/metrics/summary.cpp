@@ -63,6 +63,9 @@ json make_summary(const RunFacts& facts, const CommRecorder& comm, const EvalPoi
   const NodeTraffic total = comm.total();
   json per_agent = json::array();
   for (uint32_t i = 0; i < facts.agents; ++i) per_agent.push_back(comm.node(AgentId{i}).events);
+  json blocked_per_agent = json::array();
+  for (uint32_t i = 0; i < facts.agents; ++i)
+    blocked_per_agent.push_back(comm.node(AgentId{i}).blocked.seconds());
   const RunTimes& t = facts.times;
   const double events = static_cast<double>(total.events);
   json s = {{"name", facts.name},
@@ -83,6 +86,11 @@ json make_summary(const RunFacts& facts, const CommRecorder& comm, const EvalPoi
                                                   static_cast<double>(total.sent.bytes)
                                             : 1.0},
                       {"messages_dropped", total.dropped.messages},
+                      {"send_buffers", {{"superseded", total.superseded.messages},
+                                        {"dropped", total.buffer_dropped.messages},
+                                        {"peak_queued_bytes", comm.peak_queued_bytes()},
+                                        {"blocked_s", total.blocked.seconds()},
+                                        {"blocked_s_per_agent", blocked_per_agent}}},
                       {"savings", facts.decisions > 0 ? 1.0 - events / facts.decisions : 0.0}}},
             {"time", {{"simulated_s", facts.simulated.seconds()},
                       {"wall_s", t.wall_s},

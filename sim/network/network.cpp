@@ -26,7 +26,9 @@ Network::Network(topo::Graph physical, const NetworkConfig& config, uint64_t see
                          config.nic_uplink_bps_per_agent, "NIC uplink")),
       downlinks_(make_nics(graph_.node_count(), config.nic_downlink_bps,
                            config.nic_downlink_bps_per_agent, "NIC downlink")),
-      router_(graph_) {
+      router_(graph_),
+      buffers_(config.send_buffer, graph_.node_count()),
+      load_(graph_.node_count() + 2 * static_cast<uint32_t>(graph_.edges().size())) {
   const topo::Graph& graph = graph_;
   links_.reserve(2 * graph.edges().size());
   link_target_.reserve(2 * graph.edges().size());
@@ -53,7 +55,8 @@ uint32_t Network::find_link(uint32_t from, uint32_t to) const {
   return it != last && it->to == to ? it->link : kNoLink;
 }
 
-uint32_t Network::send(Simulator& sim, AgentId from, AgentId to, uint64_t size_bytes) {
+SendResult Network::offer(Simulator& sim, AgentId from, AgentId to, uint64_t size_bytes,
+                          Buffering buffering) {
   DLSIM_CHECK(from != to && from.value < graph_.node_count() && to.value < graph_.node_count(),
               "message from {} to {} among {} agents", from.value, to.value, graph_.node_count());
   uint32_t link = find_link(from.value, to.value);
@@ -63,20 +66,53 @@ uint32_t Network::send(Simulator& sim, AgentId from, AgentId to, uint64_t size_b
     link = router_.hop(route);
     next_hop = route + 1;
   }
+  const SimTime now = sim.now();
+  const uint64_t bytes = size_bytes + header_bytes_;
+  Serializer& uplink = uplinks_[from.value];
+  watch_load(sim, from, link, bytes);
+  const SimTime start =
+      max(now, uplink.enabled() ? uplink.busy_until() : links_[link].busy_until());
+  const SendBuffers::Decision decision =
+      buffers_.offer(now, from.value, to.value, bytes, start, buffering, next_slot());
+  const MessageSignal offered{now, from, to, bytes};
+  if (decision.verdict != SendBuffers::Verdict::kEnter) {
+    const bool superseded = decision.verdict == SendBuffers::Verdict::kSupersede;
+    listener_->message_discarded(offered,
+                                 superseded ? BufferDiscard::kSuperseded : BufferDiscard::kDropped);
+    listener_->send_buffers_hold(now, buffers_.queued_bytes());
+    if (!superseded) return {0, SendOutcome::kDropped};
+    if (decision.slot != SendBuffers::kLostSlot) slots_[decision.slot].message.sent_at = now;
+    return {decision.slot, SendOutcome::kSuperseded};
+  }
   const uint32_t slot = allocate_slot();
+  DLSIM_CHECK(slot == decision.slot, "slot {} given, {} expected", slot, decision.slot);
   Slot& s = slots_[slot];
-  s.message = NetMessage{from, to, size_bytes, sim.now()};
+  s.message = NetMessage{from, to, size_bytes, now};
   s.link = link;
   s.next_hop = next_hop;
   listener_->message_sent(signal(sim, s));
-  Serializer& uplink = uplinks_[from.value];
+  listener_->send_buffers_hold(now, buffers_.queued_bytes());
   if (uplink.enabled()) {
     s.stage = Stage::kUplink;
-    sim.schedule_at(uplink.finish(sim.now(), wire_bytes(s)), EventKind::kNicRelease, from, slot);
+    sim.schedule_at(uplink.finish(now, bytes), EventKind::kNicRelease, from, slot);
   } else {
     enter_link(sim, slot);
+    if (!in_flight(slot)) buffers_.lost_at_once(from.value, to.value, slot);
   }
-  return slot;
+  return {slot, SendOutcome::kSent};
+}
+
+void Network::watch_load(Simulator& sim, AgentId from, uint32_t link, uint64_t bytes) {
+  const Serializer& uplink = uplinks_[from.value];
+  const bool nic = uplink.enabled();
+  const uint64_t bps = nic ? uplink.bandwidth_bps() : links_[link].bandwidth_bps();
+  const uint32_t resource = nic ? from.value : graph_.node_count() + link;
+  SimTime since;
+  const std::optional<double> utilisation =
+      load_.offered(sim.now(), resource, transmission_time(bytes, bps), &since);
+  if (!utilisation) return;
+  const AgentId to = nic ? from : AgentId{link_target_[link]};
+  listener_->link_overloaded(LinkOverload{from, to, bps, since, sim.now(), *utilisation});
 }
 
 bool Network::handle(Simulator& sim, const Event& event) {
@@ -187,6 +223,8 @@ void Network::save(StateWriter& out) const {
   }
   out.put_vector(slots_);
   out.put_vector(free_slots_);
+  buffers_.save(out);
+  load_.save(out);
 }
 
 void Network::load(StateReader& in) {
@@ -200,6 +238,8 @@ void Network::load(StateReader& in) {
   free_slots_ = in.get_vector<uint32_t>();
   for (uint32_t f : free_slots_)
     if (f >= slots_.size()) in.fail("a free message slot out of range");
+  buffers_.load(in);
+  load_.load(in);
 }
 
 }  // namespace dlsim

@@ -20,6 +20,10 @@
 //   downlink: delivery at max(last arrival, down.busy_until) + T_down(S)
 // so a broadcast to d idle neighbours through an uplink slower than the links delivers its k-th
 // message (k = 1..d) at k T_up(S) + T_link(S) + latency.
+//
+// Send buffers (send_buffers.hpp): a message waits in its (sender, destination) buffer from its
+// offer until it starts on its first serialiser; offer() applies network.when_full when the
+// buffer is full. The timing above is unchanged for every message that enters the wire.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +34,7 @@
 #include "sim/core/simulator.hpp"
 #include "sim/network/link.hpp"
 #include "sim/network/router.hpp"
+#include "sim/network/send_buffers.hpp"
 #include "topologies/graph.hpp"
 
 namespace dlsim {
@@ -44,6 +49,18 @@ struct NetworkConfig {
   /// Per-agent overrides: empty, or one entry per node (0 = that agent has none).
   std::vector<uint64_t> nic_uplink_bps_per_agent;
   std::vector<uint64_t> nic_downlink_bps_per_agent;
+  SendBufferConfig send_buffer;  ///< default: unbounded (the scenario layer sets its bound)
+};
+
+/// What became of an offered message.
+enum class SendOutcome : uint8_t {
+  kSent,        ///< entered the network in a new slot (it may still have been lost at once)
+  kSuperseded,  ///< replaced a waiting message to the same destination: the slot carries it now
+  kDropped,     ///< refused by a full send buffer; no slot
+};
+struct SendResult {
+  uint32_t slot = 0;
+  SendOutcome outcome = SendOutcome::kSent;
 };
 
 /// What the network knows about a message (the content stays with the agent layer, indexed by
@@ -71,7 +88,17 @@ class Network {
   /// Sends size_bytes from `from` to `to` (!= from) at sim.now(); returns the message slot.
   /// The message is delivered by a kDelivery event, or lost (then its slot is freed at once:
   /// when the first link loses it, the returned slot is already free).
-  uint32_t send(Simulator& sim, AgentId from, AgentId to, uint64_t size_bytes);
+  uint32_t send(Simulator& sim, AgentId from, AgentId to, uint64_t size_bytes) {
+    return offer(sim, from, to, size_bytes, Buffering::kEveryMessage).slot;
+  }
+  /// send() through the sender's send buffer to `to`: when it is full, a kLatestValue message
+  /// may supersede the newest waiting one or be dropped (network.when_full); otherwise it is
+  /// queued and the sender is blocked until blocked_until(from). A superseded message's slot
+  /// (if it was not lost) carries the new message's content from now on: same size, same timing.
+  SendResult offer(Simulator& sim, AgentId from, AgentId to, uint64_t size_bytes,
+                   Buffering buffering);
+  /// When `node`'s send buffers are back within their bound after a "block" (<= now: free).
+  SimTime blocked_until(AgentId node) const { return buffers_.blocked_until(node.value); }
 
   /// Processes kNicRelease and kLinkArrival events and returns true. For a kDelivery event it
   /// signals the delivery and returns false: the agent layer handles it next. Any other kind:
@@ -119,6 +146,10 @@ class Network {
 
   uint32_t find_link(uint32_t from, uint32_t to) const;
   uint32_t allocate_slot();
+  uint32_t next_slot() const {
+    return free_slots_.empty() ? static_cast<uint32_t>(slots_.size()) : free_slots_.back();
+  }
+  void watch_load(Simulator& sim, AgentId from, uint32_t link, uint64_t bytes);
   void free_slot(uint32_t slot);
   void enter_link(Simulator& sim, uint32_t slot);
   void on_link_arrival(Simulator& sim, const Event& event);
@@ -140,6 +171,8 @@ class Network {
   Router router_;
   std::vector<Slot> slots_;  // indexed by message slot
   std::vector<uint32_t> free_slots_;
+  SendBuffers buffers_;
+  LoadWatch load_;  // resources: uplink i, then link l at node_count() + l
 };
 
 }  // namespace dlsim

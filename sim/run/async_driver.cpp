@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <vector>
 
@@ -9,6 +10,22 @@
 
 namespace dlsim {
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Adds the wall time of f() to timings->*field (when timings and field are set) and to *other.
+template <class F>
+void timed(DriverTimings* timings, double DriverTimings::*field, double* other, F&& f) {
+  if (!timings) {
+    f();
+    return;
+  }
+  const auto start = Clock::now();
+  f();
+  const double s = std::chrono::duration<double>(Clock::now() - start).count();
+  if (field) timings->*field += s;
+  *other += s;
+}
 
 // One async run: per-agent clocks, gradients computed lazily in parallel batches.
 class AsyncRun {
@@ -26,6 +43,7 @@ class AsyncRun {
       for (const Agent& a : agents_)
         swarm_.sim().schedule_at(SimTime{}, EventKind::kAgentStep, a.id);
     }
+    const auto loop_start = Clock::now();
     swarm_.sim().run([&](const Event& e) {
       if (swarm_.dispatch(e)) return;
       DLSIM_CHECK(e.kind() == EventKind::kAgentStep, "unexpected event kind {}",
@@ -37,9 +55,16 @@ class AsyncRun {
         // it now or at the agent's next step is the same): the checkpoint then holds every
         // started agent's gradient and its learner past it, rather than which are to come.
         compute_pending_gradients();
-        config_.checkpoints->write(completed_, [&](StateWriter& out) { save(out); });
+        timed(config_.timings, nullptr, &outside_events_s_, [&] {
+          config_.checkpoints->write(completed_, [&](StateWriter& out) { save(out); });
+        });
       }
     });
+    // The event loop's own time: what the gradients, updates, evaluations (timed by the
+    // observer) and checkpoints did not take.
+    if (config_.timings)
+      config_.timings->events_s +=
+          std::chrono::duration<double>(Clock::now() - loop_start).count() - outside_events_s_;
     return outcome_;
   }
 
@@ -76,9 +101,11 @@ class AsyncRun {
     batch_.clear();
     for (size_t i = 0; i < agents_.size(); ++i)
       if (pending_[i]) batch_.push_back(i);
-    pool_.parallel_for(batch_.size(), [&](size_t b) {
-      Agent& a = agents_[batch_[b]];
-      a.loss = a.learner->gradient(a.x, a.g);
+    timed(config_.timings, &DriverTimings::training_s, &outside_events_s_, [&] {
+      pool_.parallel_for(batch_.size(), [&](size_t b) {
+        Agent& a = agents_[batch_[b]];
+        a.loss = a.learner->gradient(a.x, a.g);
+      });
     });
     for (size_t i : batch_) pending_[i] = 0;
   }
@@ -90,7 +117,9 @@ class AsyncRun {
     swarm_.algorithm().prepare(a);
     swarm_.algorithm().communicate(a, swarm_);
     pending_[i] = 1;
-    swarm_.sim().schedule_in(config_.compute_time[i], EventKind::kAgentStep, a.id);
+    // A full send buffer in "block" mode holds the agent before it computes its next step.
+    swarm_.sim().schedule_at(swarm_.ready_at(a.id) + config_.compute_time[i], EventKind::kAgentStep,
+                             a.id);
   }
 
   // Applies iteration k's update; false when the agent has finished or the run must stop.
@@ -101,14 +130,18 @@ class AsyncRun {
       swarm_.sim().stop();
       return false;
     }
-    swarm_.algorithm().update(a);
+    timed(config_.timings, &DriverTimings::updates_s, &outside_events_s_,
+          [&] { swarm_.algorithm().update(a); });
     if (a.iteration++ == completed_) --at_minimum_;
     while (at_minimum_ == 0 && completed_ < config_.iterations) {
       // The slowest agent finished iteration completed_: count who is at the new minimum.
       outcome_.iterations_done = ++completed_;
       at_minimum_ = static_cast<size_t>(std::count_if(
           agents_.begin(), agents_.end(), [&](const Agent& b) { return b.iteration == completed_; }));
-      if (!observer_.on_iterations_done(completed_)) {
+      bool go_on = true;
+      timed(config_.timings, nullptr, &outside_events_s_,
+            [&] { go_on = observer_.on_iterations_done(completed_); });
+      if (!go_on) {
         swarm_.sim().stop();
         return false;
       }
@@ -131,6 +164,7 @@ class AsyncRun {
   std::vector<size_t> batch_;
   int64_t completed_ = 0;
   bool checkpoint_due_ = false;  // write one once the event being handled is done
+  double outside_events_s_ = 0;  // wall time of the loop spent outside the event handling
   RunOutcome outcome_;
 };
 

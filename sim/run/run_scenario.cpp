@@ -251,6 +251,10 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   times.wall_s += since(start);
   RunReport report;
   RunFacts facts = facts_of(*world, outcome, times, memory, resumes);
+  if (const std::optional<std::string> overload = comm.overload_warning()) {
+    log << "dlsim: warning: " << *overload << '\n';
+    facts.warnings.push_back(*overload);
+  }
   facts.checkpoints = checkpoints.stats();
   report.summary = make_summary(facts, comm, points.last());
   folder.write_text("summary.json", report.summary.dump(2) + "\n");

@@ -3,12 +3,21 @@
 namespace dlsim {
 
 void Swarm::send(Message m) {
-  if (m.uncompressed_bytes != 0)
+  const SendResult r = network_.offer(sim_, m.from, m.to, m.size_bytes, m.buffering);
+  if (r.outcome == SendOutcome::kDropped) return;
+  if (r.outcome == SendOutcome::kSent && m.uncompressed_bytes != 0)
     listener_.message_compressed(m.from, m.uncompressed_bytes, m.size_bytes);
-  const uint32_t slot = network_.send(sim_, m.from, m.to, m.size_bytes);
-  if (!network_.in_flight(slot)) return;  // lost on its first link: nothing to keep
-  if (slot >= in_flight_.size()) in_flight_.resize(slot + 1);
-  in_flight_[slot] = std::move(m);
+  if (!network_.in_flight(r.slot)) return;  // lost on its first link: nothing to keep
+  if (r.slot >= in_flight_.size()) in_flight_.resize(r.slot + 1);
+  in_flight_[r.slot] = std::move(m);  // a superseded message's content is replaced
+}
+
+SimTime Swarm::ready_at(AgentId a) {
+  const SimTime now = sim_.now();
+  const SimTime until = network_.blocked_until(a);
+  if (until <= now) return now;
+  listener_.sender_blocked(a, until - now);
+  return until;
 }
 
 bool Swarm::dispatch(const Event& e) {

@@ -24,6 +24,9 @@ class Swarm final : public Outbox {
 
   void send(Message m) override;
   void event(const Agent& a) override { listener_.trigger_fired(a.id, a.iteration, sim_.now()); }
+  /// When agent a may start computing its next step: now, or later when a full send buffer
+  /// blocks it (network.when_full "block", or a message that must arrive); signals the wait.
+  SimTime ready_at(AgentId a);
   /// Routes one event: network events to the network, kDelivery to the receiving agent's
   /// algorithm. Returns false for any other kind (the driver's own).
   bool dispatch(const Event& e);

@@ -46,6 +46,45 @@ json nic_to_json(uint64_t every, const std::vector<uint64_t>& each) {
   return list;
 }
 
+// "send_buffer": 2 (messages) or "64KB" (bytes); "when_full": "coalesce", "block" or "drop".
+void read_send_buffer(JsonObject& o, SendBufferConfig& b) {
+  b = SendBufferConfig{};
+  b.messages = kDefaultSendBufferMessages;
+  if (o.has("send_buffer")) {
+    const json& v = o.raw("send_buffer");
+    if (v.is_string()) {
+      b.messages = 0;
+      b.bytes = o.size_bytes("send_buffer");
+      if (b.bytes == 0) o.fail("send_buffer", "expected a size of at least 1 byte, got \"0\"");
+    } else if (v.is_number()) {
+      b.messages = static_cast<uint64_t>(o.integer("send_buffer", {}, 1, int64_t{1} << 40));
+    } else {
+      o.fail("send_buffer", fmt::format("expected a number of messages (an integer >= 1) or a "
+                                        "size such as \"64KB\", got {}",
+                                        v.dump()));
+    }
+  }
+  b.when_full = o.choice<WhenFull>(
+      "when_full",
+      {{"coalesce", WhenFull::kCoalesce}, {"block", WhenFull::kBlock}, {"drop", WhenFull::kDrop}},
+      WhenFull::kCoalesce);
+}
+
+json send_buffer_to_json(const SendBufferConfig& b) {
+  return b.bytes != 0 ? json(format_size(b.bytes)) : json(b.messages);
+}
+
+const char* when_full_name(WhenFull w) {
+  switch (w) {
+    case WhenFull::kBlock:
+      return "block";
+    case WhenFull::kDrop:
+      return "drop";
+    default:
+      return "coalesce";
+  }
+}
+
 }  // namespace
 
 NetworkConfig parse_network(JsonObject o, topo::TopologySpec& topology,
@@ -62,6 +101,7 @@ NetworkConfig parse_network(JsonObject o, topo::TopologySpec& topology,
   n.loss_probability = o.number("loss", 0.0, 0.0, 1.0);
   n.jitter = o.duration("jitter", SimTime{});
   n.header_bytes = o.size_bytes("header", 0);
+  read_send_buffer(o, n.send_buffer);
   JsonObject nic = o.object("nic", true);
   read_nic(nic, "uplink", agents, n.nic_uplink_bps, n.nic_uplink_bps_per_agent);
   read_nic(nic, "downlink", agents, n.nic_downlink_bps, n.nic_downlink_bps_per_agent);
@@ -74,6 +114,8 @@ json network_to_json(const NetworkConfig& n) {
   json j = {{"loss", n.loss_probability},
             {"jitter", format_duration(n.jitter)},
             {"header", format_size(n.header_bytes)},
+            {"send_buffer", send_buffer_to_json(n.send_buffer)},
+            {"when_full", when_full_name(n.send_buffer.when_full)},
             {"nic", json::object()}};
   if (n.nic_uplink_bps || !n.nic_uplink_bps_per_agent.empty())
     j["nic"]["uplink"] = nic_to_json(n.nic_uplink_bps, n.nic_uplink_bps_per_agent);

@@ -9,9 +9,12 @@
 
 namespace dlsim {
 
-/// network: loss, jitter, header, nic. Its "latency" and "bandwidth" become the topology's
-/// per-edge defaults (unless the topology object sets its own), so they are applied to `topology`.
-/// A NIC rate is one string for every agent or a list of `agents` strings.
+/// The bound on each (sender, destination) send buffer when a scenario gives none: 2 messages.
+constexpr uint64_t kDefaultSendBufferMessages = 2;
+
+/// network: loss, jitter, header, send_buffer, when_full, nic. Its "latency" and "bandwidth" become
+/// the topology's per-edge defaults (unless the topology object sets its own), so they are applied
+/// to `topology`. A NIC rate is one string for every agent or a list of `agents` strings.
 NetworkConfig parse_network(JsonObject o, topo::TopologySpec& topology,
                             const nlohmann::json& topology_json, uint32_t agents);
 nlohmann::json network_to_json(const NetworkConfig& network);

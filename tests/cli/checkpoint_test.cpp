@@ -176,6 +176,20 @@ TEST_CASE("per-tensor runs killed with SIGKILL at random moments and resumed giv
                                     R"(/trigger={"kind":"threshold","v0":0.05,"granularity":"layer"})"});
 }
 
+TEST_CASE("runs with full send buffers killed with SIGKILL and resumed give the same results") {
+  // 1 Mbit/s links: copies waiting, superseded, refused or blocking their senders; compressed
+  // deltas blocking; the overload watch past its 1 s stretch.
+  for (const char* mode : {"\"coalesce\"", "\"drop\"", "\"block\""})
+    check_survives_kills(
+        "detsgrad-async",
+        {"--set", "/run/iterations=300", "--set", "/network/bandwidth=\"1Mbps\"", "--set",
+         "/network/send_buffer=2", "--set", std::string("/network/when_full=") + mode});
+  check_survives_kills(
+      "detsgrad-async",
+      {"--set", "/run/iterations=300", "--set", "/network/bandwidth=\"1Mbps\"", "--set",
+       "/network/send_buffer=2", "--set", R"(/algorithm/compression={"kind":"top_k","k":30})"});
+}
+
 TEST_CASE("--resume continues an interrupted run from its folder alone") {
   const fs::path out = interrupted("resume");
   const auto r = dlsim::testing::run_binary(

@@ -1,0 +1,147 @@
+#include "sim/network/send_buffers.hpp"
+
+#include <algorithm>
+#include <functional>
+
+#include "sim/core/error.hpp"
+
+namespace dlsim {
+namespace {
+
+// std::push_heap with this comparison keeps the earliest start on top.
+constexpr auto later_start = [](const auto& l, const auto& r) { return l.start > r.start; };
+
+}  // namespace
+
+SendBuffers::SendBuffers(const SendBufferConfig& config, uint32_t nodes)
+    : config_(config), pairs_(nodes), blocked_until_(nodes) {
+  DLSIM_CHECK(config.messages == 0 || config.bytes == 0,
+              "a send buffer bounded in messages ({}) and bytes ({})", config.messages,
+              config.bytes);
+}
+
+SendBuffers::Pair& SendBuffers::pair(uint32_t from, uint32_t to) {
+  std::vector<Pair>& list = pairs_[from];
+  auto it = std::lower_bound(list.begin(), list.end(), to,
+                             [](const Pair& p, uint32_t v) { return p.to < v; });
+  if (it == list.end() || it->to != to) it = list.insert(it, Pair{to, {}});
+  return *it;
+}
+
+bool SendBuffers::full(const Pair& p, uint64_t bytes) const {
+  if (config_.messages != 0) return p.waiting.size() >= config_.messages;
+  if (config_.bytes == 0 || p.waiting.empty()) return false;
+  uint64_t held = bytes;
+  for (const Waiting& w : p.waiting) held += w.bytes;
+  return held > config_.bytes;
+}
+
+SimTime SendBuffers::room_at(const Pair& p) const {
+  // The buffer is within the bound once the first k waiting messages are on the wire: at the
+  // start of the k-th. A single message always fits.
+  const size_t c = p.waiting.size();
+  size_t k = 0;
+  if (config_.messages != 0) {
+    k = c > config_.messages ? c - config_.messages : 0;
+  } else {
+    uint64_t held = 0;
+    for (const Waiting& w : p.waiting) held += w.bytes;
+    while (c - k > 1 && held > config_.bytes) held -= p.waiting[k++].bytes;
+  }
+  return k == 0 ? SimTime{} : p.waiting[k - 1].start;
+}
+
+void SendBuffers::expire(SimTime now) {
+  while (!heap_.empty() && heap_.front().start <= now) {
+    queued_bytes_ -= heap_.front().bytes;
+    std::pop_heap(heap_.begin(), heap_.end(), later_start);
+    heap_.pop_back();
+  }
+}
+
+SendBuffers::Decision SendBuffers::offer(SimTime now, uint32_t from, uint32_t to, uint64_t bytes,
+                                         SimTime start, Buffering buffering, uint32_t slot) {
+  expire(now);
+  Pair& p = pair(from, to);
+  auto on_wire = std::find_if(p.waiting.begin(), p.waiting.end(),
+                              [&](const Waiting& w) { return w.start > now; });
+  p.waiting.erase(p.waiting.begin(), on_wire);
+  const bool is_full = config_.bounded() && full(p, bytes);
+  if (is_full && buffering == Buffering::kLatestValue) {
+    if (config_.when_full == WhenFull::kDrop) return {Verdict::kDrop, 0};
+    // Coalesce into the newest waiting message: it has the same size (a copy of the same
+    // vector), so its place and timing in the queue stay exact.
+    if (config_.when_full == WhenFull::kCoalesce && p.waiting.back().bytes == bytes)
+      return {Verdict::kSupersede, p.waiting.back().slot};
+  }
+  DLSIM_CHECK(p.waiting.empty() || p.waiting.back().start <= start,
+              "send buffer {} -> {} out of order", from, to);
+  p.waiting.push_back(Waiting{start, bytes, slot});
+  if (start > now) {
+    heap_.push_back(Waiting{start, bytes, slot});
+    std::push_heap(heap_.begin(), heap_.end(), later_start);
+    queued_bytes_ += bytes;
+  } else {
+    p.waiting.pop_back();  // on the wire at once
+  }
+  if (is_full) blocked_until_[from] = max(blocked_until_[from], room_at(p));
+  return {Verdict::kEnter, slot};
+}
+
+void SendBuffers::lost_at_once(uint32_t from, uint32_t to, uint32_t slot) {
+  Pair& p = pair(from, to);
+  if (!p.waiting.empty() && p.waiting.back().slot == slot) p.waiting.back().slot = kLostSlot;
+}
+
+void SendBuffers::save(StateWriter& out) const {
+  out.put<uint64_t>(pairs_.size());
+  for (const std::vector<Pair>& list : pairs_) {
+    out.put<uint64_t>(list.size());
+    for (const Pair& p : list) {
+      out.put(p.to);
+      out.put_vector(p.waiting);
+    }
+  }
+  out.put_vector(blocked_until_);
+  out.put_vector(heap_);
+  out.put(queued_bytes_);
+}
+
+void SendBuffers::load(StateReader& in) {
+  if (in.get<uint64_t>() != pairs_.size()) in.fail("another network: send buffer count");
+  for (std::vector<Pair>& list : pairs_) {
+    list.resize(in.get<uint64_t>());
+    for (Pair& p : list) {
+      p.to = in.get<uint32_t>();
+      p.waiting = in.get_vector<Waiting>();
+    }
+  }
+  blocked_until_ = in.get_vector<SimTime>();
+  if (blocked_until_.size() != pairs_.size()) in.fail("another network: blocked senders");
+  heap_ = in.get_vector<Waiting>();
+  queued_bytes_ = in.get<uint64_t>();
+}
+
+std::optional<double> LoadWatch::offered(SimTime now, uint32_t resource, SimTime transmission,
+                                         SimTime* since) {
+  State& s = state_[resource];
+  if (s.offered_until <= now) {  // idle: a new stretch begins
+    s.since = now;
+    s.offered_until = now + transmission;
+  } else {
+    s.offered_until += transmission;
+  }
+  if (s.warned || now - s.since < kOverloadStretch) return std::nullopt;
+  s.warned = true;
+  *since = s.since;
+  return static_cast<double>((s.offered_until - s.since).ns) /
+         static_cast<double>((now - s.since).ns);
+}
+
+void LoadWatch::load(StateReader& in) {
+  std::vector<State> state = in.get_vector<State>();
+  if (state.size() != state_.size()) in.fail("another network: load watch");
+  state_ = std::move(state);
+}
+
+}  // namespace dlsim

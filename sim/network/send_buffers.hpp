@@ -1,0 +1,117 @@
+// Bounded send buffers (network.send_buffer, network.when_full): per (sender, destination) pair,
+// the messages offered and not yet on the wire, i.e. queued behind others at their first
+// serialiser (the sender's NIC uplink, or its first link when it has none). Timing stays the
+// FIFO store-and-forward of link.hpp: a message's start on its first serialiser is fixed when it
+// is offered, so the buffer holds (start, slot, bytes) and a message leaves it at its start.
+// When an offer finds its buffer full:
+//   kLatestValue messages (a copy whose newer version makes the older worthless), when_full
+//     "coalesce": the newest waiting message is replaced by the new one (same slot, same place
+//     in the queue, same size: the copy travels, the older is counted superseded); "drop": the
+//     new one is refused; "block": as below.
+//   kEveryMessage messages (requests, replies, exchanges, all-reduce pieces, compressed deltas
+//     that build on each other) and "block": the message is queued beyond the bound, and the
+//     sender is blocked until its buffer is back within the bound (blocked_until()), as a
+//     blocking socket's write returns once its data fit in the buffer.
+// Also LoadWatch: per first serialiser, a virtual FIFO of every offered message (discarded ones
+// too); a stretch in which it never caught up that lasts kOverloadStretch is an overload.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "sim/core/state_io.hpp"
+#include "sim/core/time.hpp"
+
+namespace dlsim {
+
+enum class WhenFull : uint8_t { kCoalesce, kBlock, kDrop };
+
+/// What a message is to its receiver: only the latest copy matters, or every message must come.
+enum class Buffering : uint8_t { kEveryMessage, kLatestValue };
+
+/// The bound on each (sender, destination) buffer: messages, or bytes (one of them non-zero);
+/// both 0: unbounded (nothing is ever superseded, dropped or blocked).
+struct SendBufferConfig {
+  uint64_t messages = 0;
+  uint64_t bytes = 0;
+  WhenFull when_full = WhenFull::kCoalesce;
+  bool bounded() const { return messages != 0 || bytes != 0; }
+};
+
+class SendBuffers {
+ public:
+  SendBuffers(const SendBufferConfig& config, uint32_t nodes);
+
+  enum class Verdict : uint8_t { kEnter, kSupersede, kDrop };
+  struct Decision {
+    Verdict verdict = Verdict::kEnter;
+    uint32_t slot = 0;  ///< kEnter: the slot given; kSupersede: the waiting message's slot
+  };
+  /// A message of `bytes` (wire bytes) from -> to offered at `now` that its first serialiser
+  /// would start at `start` (>= now). kEnter records it in `slot`; kSupersede: the message in
+  /// the returned slot now carries the new one; kDrop: nothing is recorded.
+  Decision offer(SimTime now, uint32_t from, uint32_t to, uint64_t bytes, SimTime start,
+                 Buffering buffering, uint32_t slot);
+  /// The message just entered from -> to was lost on its first link at once (its slot is free
+  /// again): a later offer superseding it is lost with it.
+  void lost_at_once(uint32_t from, uint32_t to, uint32_t slot);
+  /// Marks a waiting entry whose message was lost; superseding it loses the newer one too.
+  static constexpr uint32_t kLostSlot = 0xffffffffu;
+  /// When `node` may go on: its buffers are back within the bound (<= now: not blocked).
+  SimTime blocked_until(uint32_t node) const { return blocked_until_[node]; }
+  /// Bytes waiting in all buffers after the last offer (at that offer's time).
+  uint64_t queued_bytes() const { return queued_bytes_; }
+
+  void save(StateWriter& out) const;
+  void load(StateReader& in);
+
+ private:
+  struct Waiting {
+    SimTime start;
+    uint64_t bytes;
+    uint32_t slot;
+  };
+  struct Pair {
+    uint32_t to;
+    std::vector<Waiting> waiting;  // in start order (one FIFO serialiser); short: about the bound
+  };
+
+  Pair& pair(uint32_t from, uint32_t to);
+  bool full(const Pair& p, uint64_t bytes) const;
+  SimTime room_at(const Pair& p) const;
+  void expire(SimTime now);
+
+  SendBufferConfig config_;
+  std::vector<std::vector<Pair>> pairs_;  // per sender, sorted by destination
+  std::vector<SimTime> blocked_until_;    // per node
+  std::vector<Waiting> heap_;             // every waiting message, min-heap on start
+  uint64_t queued_bytes_ = 0;
+};
+
+/// Flags the first serialisers (link or uplink) offered more than they carry for a long stretch.
+class LoadWatch {
+ public:
+  /// Backlogged without a pause for this long (simulated) counts as overloaded.
+  static constexpr SimTime kOverloadStretch = SimTime::from_ms(1000);
+
+  explicit LoadWatch(uint32_t resources) : state_(resources) {}
+  /// A message taking `transmission` on `resource` offered at `now` (discarded ones too).
+  /// Returns the utilisation over the stretch the first time the resource's stretch reaches
+  /// kOverloadStretch; nullopt otherwise. *since is set to the stretch's start.
+  std::optional<double> offered(SimTime now, uint32_t resource, SimTime transmission,
+                                SimTime* since);
+
+  void save(StateWriter& out) const { out.put_vector(state_); }
+  void load(StateReader& in);
+
+ private:
+  struct State {
+    SimTime offered_until;  // when the virtual FIFO of every offered message would be idle
+    SimTime since;          // start of its current backlogged stretch
+    bool warned = false;
+  };
+  std::vector<State> state_;
+};
+
+}  // namespace dlsim
