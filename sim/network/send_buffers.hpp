@@ -6,8 +6,8 @@
 // When an offer finds its buffer full:
 //   kLatestValue messages (a copy whose newer version makes the older worthless), when_full
 //     "coalesce": the newest waiting message is replaced by the new one (same slot, same place
-//     in the queue, same size: the copy travels, the older is counted superseded); "drop": the
-//     new one is refused; "block": as below.
+//     in the queue, same size: the copy travels, the older is counted superseded; a copy of
+//     another size blocks instead); "drop": the new one is refused; "block": as below.
 //   kEveryMessage messages (requests, replies, exchanges, all-reduce pieces, compressed deltas
 //     that build on each other) and "block": the message is queued beyond the bound, and the
 //     sender is blocked until its buffer is back within the bound (blocked_until()), as a
