@@ -57,7 +57,8 @@ class SignalListener {
   /// A message offered at m.time never entered the wire: its send buffer was full. Not counted
   /// as sent; offered = sent + superseded + dropped.
   virtual void message_discarded(const MessageSignal&, BufferDiscard) {}
-  /// After every offer: the bytes in all send buffers that are not yet on the wire.
+  /// After every offer that left a message waiting: the bytes in all send buffers that are
+  /// not yet on the wire (their peak is reached at such an offer).
   virtual void send_buffers_hold(SimTime /*time*/, uint64_t /*queued_bytes*/) {}
   /// The agent's next step waited `duration` for room in its send buffers (when_full "block").
   virtual void sender_blocked(AgentId /*agent*/, SimTime /*duration*/) {}

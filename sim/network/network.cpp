@@ -79,7 +79,6 @@ SendResult Network::offer(Simulator& sim, AgentId from, AgentId to, uint64_t siz
     const bool superseded = decision.verdict == SendBuffers::Verdict::kSupersede;
     listener_->message_discarded(offered,
                                  superseded ? BufferDiscard::kSuperseded : BufferDiscard::kDropped);
-    listener_->send_buffers_hold(now, buffers_.queued_bytes());
     if (!superseded) return {0, SendOutcome::kDropped};
     if (decision.slot != SendBuffers::kLostSlot) slots_[decision.slot].message.sent_at = now;
     return {decision.slot, SendOutcome::kSuperseded};
@@ -91,13 +90,13 @@ SendResult Network::offer(Simulator& sim, AgentId from, AgentId to, uint64_t siz
   s.link = link;
   s.next_hop = next_hop;
   listener_->message_sent(signal(sim, s));
-  listener_->send_buffers_hold(now, buffers_.queued_bytes());
+  if (start > now) listener_->send_buffers_hold(now, buffers_.queued_bytes());  // it grew
   if (uplink.enabled()) {
     s.stage = Stage::kUplink;
     sim.schedule_at(uplink.finish(now, bytes), EventKind::kNicRelease, from, slot);
   } else {
     enter_link(sim, slot);
-    if (!in_flight(slot)) buffers_.lost_at_once(from.value, to.value, slot);
+    if (!in_flight(slot) && start > now) buffers_.lost_at_once(from.value, to.value, slot);
   }
   return {slot, SendOutcome::kSent};
 }
@@ -108,8 +107,7 @@ void Network::watch_load(Simulator& sim, AgentId from, uint32_t link, uint64_t b
   const uint64_t bps = nic ? uplink.bandwidth_bps() : links_[link].bandwidth_bps();
   const uint32_t resource = nic ? from.value : graph_.node_count() + link;
   SimTime since;
-  const std::optional<double> utilisation =
-      load_.offered(sim.now(), resource, transmission_time(bytes, bps), &since);
+  const std::optional<double> utilisation = load_.offered(sim.now(), resource, bytes, bps, &since);
   if (!utilisation) return;
   const AgentId to = nic ? from : AgentId{link_target_[link]};
   listener_->link_overloaded(LinkOverload{from, to, bps, since, sim.now(), *utilisation});

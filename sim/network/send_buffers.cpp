@@ -14,7 +14,7 @@ constexpr auto later_start = [](const auto& l, const auto& r) { return l.start >
 }  // namespace
 
 SendBuffers::SendBuffers(const SendBufferConfig& config, uint32_t nodes)
-    : config_(config), pairs_(nodes), blocked_until_(nodes) {
+    : config_(config), pairs_(nodes), blocked_until_(nodes), last_start_(nodes) {
   DLSIM_CHECK(config.messages == 0 || config.bytes == 0,
               "a send buffer bounded in messages ({}) and bytes ({})", config.messages,
               config.bytes);
@@ -62,6 +62,13 @@ void SendBuffers::expire(SimTime now) {
 SendBuffers::Decision SendBuffers::offer(SimTime now, uint32_t from, uint32_t to, uint64_t bytes,
                                          SimTime start, Buffering buffering, uint32_t slot) {
   expire(now);
+  // The common case without a pair lookup: the message goes on the wire at once, and every
+  // message this sender left waiting has started (its buffers are empty).
+  if (start <= now && last_start_[from] <= now) return {Verdict::kEnter, slot};
+  if (!config_.bounded()) {  // never full: only the bytes waiting are counted
+    if (start > now) queue(from, start, bytes);
+    return {Verdict::kEnter, slot};
+  }
   Pair& p = pair(from, to);
   auto on_wire = std::find_if(p.waiting.begin(), p.waiting.end(),
                               [&](const Waiting& w) { return w.start > now; });
@@ -78,14 +85,19 @@ SendBuffers::Decision SendBuffers::offer(SimTime now, uint32_t from, uint32_t to
               "send buffer {} -> {} out of order", from, to);
   p.waiting.push_back(Waiting{start, bytes, slot});
   if (start > now) {
-    heap_.push_back(Waiting{start, bytes, slot});
-    std::push_heap(heap_.begin(), heap_.end(), later_start);
-    queued_bytes_ += bytes;
+    queue(from, start, bytes);
   } else {
     p.waiting.pop_back();  // on the wire at once
   }
   if (is_full) blocked_until_[from] = max(blocked_until_[from], room_at(p));
   return {Verdict::kEnter, slot};
+}
+
+void SendBuffers::queue(uint32_t from, SimTime start, uint64_t bytes) {
+  heap_.push_back(Queued{start, bytes});
+  std::push_heap(heap_.begin(), heap_.end(), later_start);
+  queued_bytes_ += bytes;
+  last_start_[from] = max(last_start_[from], start);
 }
 
 void SendBuffers::lost_at_once(uint32_t from, uint32_t to, uint32_t slot) {
@@ -103,6 +115,7 @@ void SendBuffers::save(StateWriter& out) const {
     }
   }
   out.put_vector(blocked_until_);
+  out.put_vector(last_start_);
   out.put_vector(heap_);
   out.put(queued_bytes_);
 }
@@ -117,13 +130,20 @@ void SendBuffers::load(StateReader& in) {
     }
   }
   blocked_until_ = in.get_vector<SimTime>();
-  if (blocked_until_.size() != pairs_.size()) in.fail("another network: blocked senders");
-  heap_ = in.get_vector<Waiting>();
+  last_start_ = in.get_vector<SimTime>();
+  if (blocked_until_.size() != pairs_.size() || last_start_.size() != pairs_.size())
+    in.fail("another network: blocked senders");
+  heap_ = in.get_vector<Queued>();
   queued_bytes_ = in.get<uint64_t>();
 }
 
-std::optional<double> LoadWatch::offered(SimTime now, uint32_t resource, SimTime transmission,
-                                         SimTime* since) {
+std::optional<double> LoadWatch::offered(SimTime now, uint32_t resource, uint64_t bytes,
+                                         uint64_t bandwidth_bps, SimTime* since) {
+  // transmission_time's 128-bit division is not needed below 2^30 bytes (same result).
+  const SimTime transmission =
+      bytes < (uint64_t{1} << 30)
+          ? SimTime{static_cast<int64_t>((bytes * 8000000000u + bandwidth_bps - 1) / bandwidth_bps)}
+          : transmission_time(bytes, bandwidth_bps);
   State& s = state_[resource];
   if (s.offered_until <= now) {  // idle: a new stretch begins
     s.since = now;

@@ -6,8 +6,8 @@
 // When an offer finds its buffer full:
 //   kLatestValue messages (a copy whose newer version makes the older worthless), when_full
 //     "coalesce": the newest waiting message is replaced by the new one (same slot, same place
-//     in the queue, same size: the copy travels, the older is counted superseded); "drop": the
-//     new one is refused; "block": as below.
+//     in the queue, same size: the copy travels, the older is counted superseded; a copy of
+//     another size blocks instead); "drop": the new one is refused; "block": as below.
 //   kEveryMessage messages (requests, replies, exchanges, all-reduce pieces, compressed deltas
 //     that build on each other) and "block": the message is queued beyond the bound, and the
 //     sender is blocked until its buffer is back within the bound (blocked_until()), as a
@@ -81,11 +81,17 @@ class SendBuffers {
   bool full(const Pair& p, uint64_t bytes) const;
   SimTime room_at(const Pair& p) const;
   void expire(SimTime now);
+  void queue(uint32_t from, SimTime start, uint64_t bytes);
 
   SendBufferConfig config_;
   std::vector<std::vector<Pair>> pairs_;  // per sender, sorted by destination
   std::vector<SimTime> blocked_until_;    // per node
-  std::vector<Waiting> heap_;             // every waiting message, min-heap on start
+  std::vector<SimTime> last_start_;       // per node: the latest start of its waiting messages
+  struct Queued {
+    SimTime start;
+    uint64_t bytes;
+  };
+  std::vector<Queued> heap_;  // every waiting message, min-heap on start
   uint64_t queued_bytes_ = 0;
 };
 
@@ -96,11 +102,11 @@ class LoadWatch {
   static constexpr SimTime kOverloadStretch = SimTime::from_ms(1000);
 
   explicit LoadWatch(uint32_t resources) : state_(resources) {}
-  /// A message taking `transmission` on `resource` offered at `now` (discarded ones too).
-  /// Returns the utilisation over the stretch the first time the resource's stretch reaches
-  /// kOverloadStretch; nullopt otherwise. *since is set to the stretch's start.
-  std::optional<double> offered(SimTime now, uint32_t resource, SimTime transmission,
-                                SimTime* since);
+  /// A message of `bytes` (wire bytes) offered at `now` (discarded ones too) to `resource`
+  /// of `bandwidth_bps`. Returns the utilisation over the stretch the first time the
+  /// resource's stretch reaches kOverloadStretch; nullopt otherwise. *since: its start.
+  std::optional<double> offered(SimTime now, uint32_t resource, uint64_t bytes,
+                                uint64_t bandwidth_bps, SimTime* since);
 
   void save(StateWriter& out) const { out.put_vector(state_); }
   void load(StateReader& in);
