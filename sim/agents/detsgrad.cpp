@@ -318,7 +318,7 @@ void Detsgrad::save(SnapshotSaver& out) const {
   w.put<uint64_t>(state_.size());
   for (const PerAgent& s : state_) {
     out.put(s.broadcast);
-    out.put_all(s.copies.held);
+    s.copies.save(out);
     out.put(s.pending);
     w.put(s.dirty_rate);
     w.put(s.cache_valid);
@@ -332,8 +332,6 @@ void Detsgrad::save(SnapshotSaver& out) const {
     out.put(s.pending_delta);
     out.put(s.pending_parts);
     w.put(s.events_sent);
-    w.put_vector(s.copies.received);
-    w.put_vector(s.copies.own);
   }
   w.put<bool>(tensor_events_.has_value());
   if (tensor_events_) tensor_events_->save(w);
@@ -344,7 +342,7 @@ void Detsgrad::load(SnapshotLoader& in) {
   if (r.get<uint64_t>() != state_.size()) r.fail("another number of agents");
   for (PerAgent& s : state_) {
     s.broadcast = in.get_snapshot();
-    in.get_into(s.copies.held);
+    s.copies.load(in);
     s.pending = in.get_snapshot();
     s.dirty_rate = r.get<double>();
     s.cache_valid = r.get<bool>();
@@ -362,11 +360,6 @@ void Detsgrad::load(SnapshotLoader& in) {
     s.pending_delta = in.get_delta();
     s.pending_parts = in.get_parts();
     s.events_sent = r.get<uint32_t>();
-    s.copies.received = r.get_vector<uint32_t>();
-    s.copies.own = r.get_vector<char>();
-    if (s.copies.received.size() != s.copies.held.size() ||
-        s.copies.own.size() != s.copies.held.size())
-      r.fail("another number of neighbours");
   }
   if (r.get<bool>() != tensor_events_.has_value()) r.fail("another trigger granularity");
   if (tensor_events_) tensor_events_->load(r);

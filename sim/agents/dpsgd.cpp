@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/mixing_step.hpp"
 #include "sim/agents/neighbour_index.hpp"
 #include "sim/core/error.hpp"
 
@@ -45,12 +46,7 @@ void Dpsgd::receive(Agent& a, const Message& m, Outbox&) {
 
 void Dpsgd::update(Agent& a) {
   PerAgent& s = state_[a.id.value];
-  const uint32_t i = a.id.value;
-  s.mixed = static_cast<float>(weights_.self_weight(i)) * a.x;
-  const auto w = weights_.weights(i);
-  for (size_t k = 0; k < s.held.size(); ++k)  // neighbour order: float sums are order-sensitive
-    s.mixed += static_cast<float>(w[k]) * (s.held[k] ? *s.held[k] : a.x);
-  a.x.swap(s.mixed);
+  mix_with_copies(weights_, a.id.value, s.held, a.x, s.mixed);
   a.learner->apply_step(a.x, a.g, a.iteration);
 }
 

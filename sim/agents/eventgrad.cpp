@@ -1,6 +1,7 @@
 #include "sim/agents/eventgrad.hpp"
 
 #include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/mixing_step.hpp"
 #include "sim/agents/neighbour_index.hpp"
 #include "sim/core/error.hpp"
 
@@ -56,13 +57,7 @@ void Eventgrad::receive(Agent& a, const Message& m, Outbox&) {
 
 void Eventgrad::update(Agent& a) {
   PerAgent& s = state_[a.id.value];
-  const uint32_t i = a.id.value;
-  s.mixed = static_cast<float>(weights_.self_weight(i)) * a.x;
-  const auto w = weights_.weights(i);
-  const std::vector<Snapshot>& held = s.copies.held;
-  for (size_t k = 0; k < held.size(); ++k)  // neighbour order: float sums are order-sensitive
-    s.mixed += static_cast<float>(w[k]) * (held[k] ? *held[k] : a.x);
-  a.x.swap(s.mixed);
+  mix_with_copies(weights_, a.id.value, s.copies.held, a.x, s.mixed);
   a.learner->apply_step(a.x, a.g, a.iteration);
 }
 
@@ -75,9 +70,7 @@ void Eventgrad::save(SnapshotSaver& out) const {
     out.put(s.pending);
     out.put(s.pending_parts);
     w.put(s.events_sent);
-    out.put_all(s.copies.held);
-    w.put_vector(s.copies.received);
-    w.put_vector(s.copies.own);
+    s.copies.save(out);
   }
   events_.save(w);
 }
@@ -90,12 +83,7 @@ void Eventgrad::load(SnapshotLoader& in) {
     s.pending = in.get_snapshot();
     s.pending_parts = in.get_parts();
     s.events_sent = r.get<uint32_t>();
-    in.get_into(s.copies.held);
-    s.copies.received = r.get_vector<uint32_t>();
-    s.copies.own = r.get_vector<char>();
-    if (s.copies.received.size() != s.copies.held.size() ||
-        s.copies.own.size() != s.copies.held.size())
-      r.fail("another number of neighbours");
+    s.copies.load(in);
   }
   events_.load(r);
 }

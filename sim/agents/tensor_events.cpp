@@ -1,7 +1,9 @@
 #include "sim/agents/tensor_events.hpp"
 
 #include <cmath>
+#include <limits>
 
+#include "sim/agents/checkpoint_io.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/state_io.hpp"
 
@@ -38,12 +40,12 @@ void TensorEvents::start(size_t agents, std::vector<TensorRange> layout, Eigen::
 }
 
 bool TensorEvents::fires(PerTensor& t, int64_t k, const ParamVector& x, const ParamVector* sent,
-                         const TensorRange& r, double v_k) const {
+                         const TensorRange& r, double alpha_k) const {
   const auto xp = x.segment(r.offset, r.size);
-  if (spec_.kind == TriggerKind::kThreshold) {
-    if (std::isinf(spec_.v0)) return false;
-    if (!sent || k == 0 || spec_.v0 == 0.0) return true;
-    return norm_of(xp - sent->segment(r.offset, r.size), spec_.norm) > v_k;
+  if (spec_.kind == TriggerKind::kThreshold) {  // the whole-model rule on this tensor's drift
+    const double drift = sent ? norm_of(xp - sent->segment(r.offset, r.size), spec_.norm)
+                              : std::numeric_limits<double>::infinity();
+    return rule_.threshold_fires({k, drift, alpha_k});
   }
   // EventGraD's rule, in the authors' order: decay, compare, and on a send the new threshold.
   t.threshold *= spec_.horizon;
@@ -74,10 +76,9 @@ Parts TensorEvents::decide(uint32_t i, int64_t k, const ParamVector& x, const Pa
     list->reserve(layout_.size());
   }
   list->clear();
-  const double v_k = spec_.kind == TriggerKind::kThreshold ? rule_.threshold(k, alpha_k) : 0.0;
   PerTensor* mine = &tensors_[i * layout_.size()];
   for (size_t p = 0; p < layout_.size(); ++p)
-    if (fires(mine[p], k, x, sent, layout_[p], v_k)) list->push_back(static_cast<uint32_t>(p));
+    if (fires(mine[p], k, x, sent, layout_[p], alpha_k)) list->push_back(static_cast<uint32_t>(p));
   if (list->empty()) return nullptr;
   return list;
 }
@@ -140,6 +141,20 @@ void PartialCopies::receive(const TensorEvents& events, SnapshotPool& pool, size
     own[n] = 1;
   }
   received[n] = m.stage;
+}
+
+void PartialCopies::save(SnapshotSaver& out) const {
+  out.put_all(held);
+  out.out().put_vector(received);
+  out.out().put_vector(own);
+}
+
+void PartialCopies::load(SnapshotLoader& in) {
+  in.get_into(held);
+  received = in.in().get_vector<uint32_t>();
+  own = in.in().get_vector<char>();
+  if (received.size() != held.size() || own.size() != held.size())
+    in.in().fail("another number of neighbours");
 }
 
 }  // namespace dlsim

@@ -22,6 +22,8 @@
 
 namespace dlsim {
 
+class SnapshotLoader;
+class SnapshotSaver;
 class StateReader;
 class StateWriter;
 
@@ -68,10 +70,10 @@ class TensorEvents {
     double slopes[2] = {0.0, 0.0};
   };
   bool fires(PerTensor& t, int64_t k, const ParamVector& x, const ParamVector* sent,
-             const TensorRange& r, double v_k) const;
+             const TensorRange& r, double alpha_k) const;
 
   TriggerSpec spec_;
-  Trigger rule_;  // the threshold v_k of granularity "layer"
+  Trigger rule_;  // granularity "layer": the whole-model threshold rule, per tensor
   std::vector<TensorRange> layout_;
   std::vector<PerTensor> tensors_;  // agent i's: [i * T, (i + 1) * T)
   std::vector<std::vector<std::shared_ptr<std::vector<uint32_t>>>> lists_;  // per agent, reused
@@ -92,6 +94,9 @@ class PartialCopies {
   /// whose parameters are x.
   void receive(const TensorEvents& events, SnapshotPool& pool, size_t n, const Message& m,
                const ParamVector& x);
+  /// For checkpoints; load() fails when the saved number of neighbours differs.
+  void save(SnapshotSaver& out) const;
+  void load(SnapshotLoader& in);
 
   std::vector<Snapshot> held;      // per neighbour (null: nothing yet)
   std::vector<uint32_t> received;  // the number of the last message per neighbour

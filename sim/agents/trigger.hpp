@@ -71,6 +71,9 @@ class Trigger {
   }
   /// Replaces the rule by `decider` (not owned; outlives this trigger).
   void set_decider(TriggerDecider& decider) { decider_ = &decider; }
+  /// The threshold rule alone (kThreshold): also what each tensor of a per-tensor threshold
+  /// applies to its own drift (tensor_events.hpp).
+  bool threshold_fires(const TriggerInput& in) const;
   /// The threshold v_k that the drift is compared with (kThreshold only).
   double threshold(int64_t iteration, double alpha_k) const;
   /// Whether decide() reads TriggerInput::drift (so the caller computes it only then).
@@ -78,7 +81,6 @@ class Trigger {
   const TriggerSpec& spec() const { return spec_; }
 
  private:
-  bool threshold_fires(const TriggerInput& in) const;
 
   TriggerSpec spec_;
   TriggerDecider* decider_ = nullptr;
