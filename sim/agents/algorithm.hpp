@@ -24,6 +24,7 @@
 
 #include "sim/agents/agent.hpp"
 #include "sim/agents/message.hpp"
+#include "sim/core/time.hpp"
 
 namespace dlsim {
 
@@ -37,6 +38,9 @@ class Algorithm {
   virtual std::string_view name() const = 0;
   /// Called once, after every agent's x holds its initial parameters.
   virtual void start(std::span<Agent> agents) = 0;
+  /// Sync rounds: called once before round k's prepare(), serially, with the round's start time
+  /// (a dynamic overlay draws this iteration's graph here). Dynamic overlays run in sync mode.
+  virtual void begin_round(int64_t /*k*/, SimTime /*now*/) {}
   virtual void prepare(Agent& a) = 0;
   /// Sync mode only (an algorithm that overrides it is refused in async mode by the loader).
   virtual void after_gradient(Agent&) {}

@@ -10,13 +10,21 @@
 namespace dlsim {
 
 void Dpsgd::start(std::span<Agent> agents) {
-  DLSIM_CHECK(agents.size() == weights_.node_count(), "{} agents, mixing weights for {}",
-              agents.size(), weights_.node_count());
+  DLSIM_CHECK(agents.size() == overlay_.node_count(), "{} agents, an overlay of {}",
+              agents.size(), overlay_.node_count());
   state_.assign(agents.size(), PerAgent{});
   compression_.start(agents);
   for (const Agent& a : agents) {
-    state_[a.id.value].held.assign(weights_.neighbors(a.id.value).size(), nullptr);
+    state_[a.id.value].held.assign(overlay_.sources(a.id.value).size(), nullptr);
     state_[a.id.value].mixed = ParamVector::Zero(a.x.size());
+  }
+}
+
+void Dpsgd::begin_round(int64_t k, SimTime now) {
+  if (!overlay_.begin_round(k, now)) return;
+  for (size_t i = 0; i < state_.size(); ++i) {
+    std::vector<Snapshot>& held = state_[i].held;
+    held.assign(overlay_.sources(static_cast<uint32_t>(i)).size(), nullptr);
   }
 }
 
@@ -24,14 +32,14 @@ void Dpsgd::prepare(Agent& a) {
   // A copy per iteration, in a reused buffer. The pool's use counts are exact here: neighbours
   // drop i's copies only in the event loop, which does not run concurrently with prepare().
   PerAgent& s = state_[a.id.value];
-  if (!weights_.neighbors(a.id.value).empty()) s.current = compression_.snapshot(a, s.pool, a.x);
+  if (!overlay_.targets(a.id.value).empty()) s.current = compression_.snapshot(a, s.pool, a.x);
 }
 
 void Dpsgd::communicate(Agent& a, Outbox& out) {
   PerAgent& s = state_[a.id.value];
   if (!s.current) return;
   out.event(a);
-  for (uint32_t j : weights_.neighbors(a.id.value)) {
+  for (uint32_t j : overlay_.targets(a.id.value)) {
     Message m = compression_.message(MessageKind::kParams, a, AgentId{j}, s.current);
     m.buffering = Buffering::kLatestValue;  // the receiver keeps only the latest copy
     out.send(std::move(m));
@@ -40,29 +48,37 @@ void Dpsgd::communicate(Agent& a, Outbox& out) {
 }
 
 void Dpsgd::receive(Agent& a, const Message& m, Outbox&) {
-  const size_t n = neighbour_index(weights_.neighbors(a.id.value), m.from);
+  const size_t n = neighbour_index(overlay_.sources(a.id.value), m.from);
   state_[a.id.value].held[n] = m.params;
 }
 
 void Dpsgd::update(Agent& a) {
   PerAgent& s = state_[a.id.value];
-  mix_with_copies(weights_, a.id.value, s.held, a.x, s.mixed);
+  const uint32_t i = a.id.value;
+  mix_with_copies(overlay_.self_weight(i), overlay_.weights(i), s.held, a.x, s.mixed);
   a.learner->apply_step(a.x, a.g, a.iteration);
 }
 
 // `mixed` is a workspace within update(); the pool starts empty.
 void Dpsgd::save(SnapshotSaver& out) const {
+  overlay_.save(out.out());
   out.out().put<uint64_t>(state_.size());
   for (const PerAgent& s : state_) {
     out.put(s.current);
+    out.out().put<uint64_t>(s.held.size());  // a dynamic overlay's sources change every round
     out.put_all(s.held);
   }
 }
 
 void Dpsgd::load(SnapshotLoader& in) {
+  overlay_.load(in.in());
   if (in.in().get<uint64_t>() != state_.size()) in.in().fail("another number of agents");
   for (PerAgent& s : state_) {
     s.current = in.get_snapshot();
+    const auto held = in.in().get<uint64_t>();
+    if ((!overlay_.dynamic() && held != s.held.size()) || held > state_.size())
+      in.in().fail("another graph: a list of copies differs");
+    s.held.resize(held);
     in.get_into(s.held);
   }
 }

@@ -2,12 +2,16 @@
 // all its neighbours and sets x_i <- sum_j W_ij x_j - step(g_i(x_i)), W symmetric doubly stochastic
 // (topologies/mixing.hpp). A neighbour copy that never arrived (lost) counts as the agent's own
 // x_i, so rows still sum to one; after that the last copy that did arrive is held.
+// On a dynamic overlay (overlay.hpp) each agent sends to its current targets and averages its
+// current sources with the overlay's weights; when the graph changes, every held copy is
+// dropped (a source whose copy of this round is lost counts as x_i).
 #pragma once
 
 #include <vector>
 
 #include "sim/agents/agent_compression.hpp"
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/overlay.hpp"
 #include "sim/agents/snapshot_pool.hpp"
 #include "topologies/mixing.hpp"
 
@@ -19,12 +23,16 @@ class Dpsgd final : public Algorithm {
   /// graph (uniform weights on an irregular graph).
   /// With `compression`, neighbours receive C(x_i) and mix it as x_i (naive compressed gossip).
   Dpsgd(const topo::Graph& graph, topo::MixingRule rule, const CompressionSpec& compression = {})
-      : weights_(graph, rule), compression_(compression) {}
+      : overlay_(graph, rule), compression_(compression) {}
+  /// On any overlay, static or dynamic.
+  Dpsgd(Overlay overlay, const CompressionSpec& compression)
+      : overlay_(std::move(overlay)), compression_(compression) {}
 
-  const topo::MixingWeights& weights() const { return weights_; }
+  const Overlay& overlay() const { return overlay_; }
 
   std::string_view name() const override { return "dpsgd"; }
   void start(std::span<Agent> agents) override;
+  void begin_round(int64_t k, SimTime now) override;
   void prepare(Agent& a) override;
   void communicate(Agent& a, Outbox& out) override;
   void receive(Agent& a, const Message& m, Outbox& out) override;
@@ -35,12 +43,12 @@ class Dpsgd final : public Algorithm {
  private:
   struct PerAgent {
     Snapshot current;            // x_i of this iteration, shared by all its messages
-    std::vector<Snapshot> held;  // x_j per neighbour, in neighbour order
+    std::vector<Snapshot> held;  // x_j per source, in source order
     SnapshotPool pool;           // buffers of i's snapshots
     ParamVector mixed;           // workspace: sum_j W_ij x_j
   };
 
-  topo::MixingWeights weights_;
+  Overlay overlay_;
   AgentCompression compression_;
   std::vector<PerAgent> state_;
 };

@@ -57,7 +57,8 @@ void Eventgrad::receive(Agent& a, const Message& m, Outbox&) {
 
 void Eventgrad::update(Agent& a) {
   PerAgent& s = state_[a.id.value];
-  mix_with_copies(weights_, a.id.value, s.copies.held, a.x, s.mixed);
+  mix_with_copies(weights_.self_weight(a.id.value), weights_.weights(a.id.value), s.copies.held,
+                  a.x, s.mixed);
   a.learner->apply_step(a.x, a.g, a.iteration);
 }
 

@@ -69,6 +69,7 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
   outcome.iterations_done = config.resume_iterations;
   for (int64_t k = config.resume_iterations; k < config.iterations; ++k) {
     watch.restart();  // the observer (evaluation) times itself
+    algorithm.begin_round(k, sim.now());
     pool.parallel_for(agents.size(), [&](size_t i) {
       Agent& a = agents[i];
       algorithm.prepare(a);

@@ -178,6 +178,24 @@ std::vector<double> JsonObject::numbers(const std::string& key, double min, doub
   return out;
 }
 
+std::vector<SimTime> JsonObject::durations(const std::string& key) {
+  const json& v = required(key);
+  if (!v.is_array()) fail(key, fmt::format("expected an array of durations, got {}", v.dump()));
+  std::vector<SimTime> out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const std::string where = child_pointer(child_pointer(pointer_, key), i);
+    if (!v[i].is_string())
+      throw InputError(fmt::format("{}: {}: expected a duration string such as \"2ms\", got {}",
+                                   file_, where, v[i].dump()));
+    try {
+      out.push_back(parse_duration(v[i].get<std::string>()));
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}: {}: {}", file_, where, e.what()));
+    }
+  }
+  return out;
+}
+
 std::vector<int64_t> JsonObject::integers(const std::string& key, int64_t min, int64_t max) {
   const json& v = required(key);
   if (!v.is_array()) fail(key, fmt::format("expected an array of integers, got {}", v.dump()));

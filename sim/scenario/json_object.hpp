@@ -63,6 +63,8 @@ class JsonObject {
   uint64_t size_bytes(const std::string& key, std::optional<uint64_t> fallback = {});
   std::vector<double> numbers(const std::string& key, double min, double max);
   std::vector<int64_t> integers(const std::string& key, int64_t min, int64_t max);
+  /// An array of duration strings ("0", "10s", ...).
+  std::vector<SimTime> durations(const std::string& key);
   /// A nested object; fallback_empty: a missing key reads as {}.
   JsonObject object(const std::string& key, bool fallback_empty = false);
   /// The objects of an array (each read on its own, pointer key/i).

@@ -5,6 +5,7 @@
 
 #include "models/model.hpp"
 #include "sim/scenario/algorithm_json.hpp"
+#include "sim/scenario/dynamic_json.hpp"
 #include "sim/scenario/learning_json.hpp"
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/run_json.hpp"
@@ -49,6 +50,13 @@ void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
       throw InputError(fmt::format("{}: /data/partition/classes: {} class lists for {} agents",
                                    file, p.agent_classes.size(), s.agents));
   }
+  if (s.dynamic && s.algorithm.kind != AlgorithmKind::kDpsgd)
+    throw InputError(fmt::format("{}: /topology/dynamic: a dynamic topology works with \"dpsgd\" "
+                                 "so far; \"{}\" keeps state per fixed neighbour", file,
+                                 to_string(s.algorithm.kind)));
+  if (s.dynamic && s.time.mode == TimeMode::kAsync)
+    throw InputError(fmt::format("{}: /time/mode: a dynamic topology runs in sync mode (every "
+                                 "round draws its graph)", file));
   const bool choco = s.algorithm.kind == AlgorithmKind::kChoco;
   if (choco && s.time.mode == TimeMode::kAsync)
     throw InputError(fmt::format("{}: /time/mode: \"choco\" runs in sync mode only (its local "
@@ -98,8 +106,21 @@ ScenarioSpec parse_scenario(const json& j, const std::string& file) {
       top.has("topology") ? top.raw("topology") : (s.agents >= 3 ? kRing : kComplete);
   if (s.agents == 1 && top.has("topology"))
     top.fail("topology", "one agent has no graph; remove this key");
-  if (s.agents > 1) s.topology = parse_topology(topology_json, file, "/topology", s.agents);
-  s.network = parse_network(top.object("network", true), s.topology, topology_json, s.agents);
+  JsonObject network = top.object("network", true);
+  const json* links_json = &topology_json;  // the object whose edges become links
+  if (s.agents > 1 && is_dynamic_topology(topology_json)) {
+    s.dynamic = parse_dynamic_topology(topology_json, file, "/topology", s.agents);
+    links_json = network.has("underlay") ? &network.raw("underlay") : &kComplete;
+    s.topology = parse_topology(*links_json, file,
+                                network.has("underlay") ? "/network/underlay" : "/topology",
+                                s.agents);
+  } else if (s.agents > 1) {
+    if (network.has("underlay"))
+      network.fail("underlay", "applies to a dynamic topology (/topology/dynamic); a static "
+                               "topology's edges are the links themselves");
+    s.topology = parse_topology(topology_json, file, "/topology", s.agents);
+  }
+  s.network = parse_network(network, s.topology, *links_json, s.agents);
   s.time = parse_time(top.object("time", true), s.agents);
   if (top.has("data")) s.data = parse_data(top.object("data"));
   s.model = parse_model(top.object("model"));
@@ -127,7 +148,12 @@ json scenario_to_json(const ScenarioSpec& s) {
             {"init", s.init == InitKind::kCommon ? "common" : "independent"},
             {"algorithm", algorithm_to_json(s.algorithm)},
             {"run", run_to_json(s.run)}};
-  if (s.agents > 1) j["topology"] = topology_to_json(s.topology);
+  if (s.agents > 1 && s.dynamic) {
+    j["topology"] = dynamic_topology_to_json(*s.dynamic);
+    j["network"]["underlay"] = topology_to_json(s.topology);
+  } else if (s.agents > 1) {
+    j["topology"] = topology_to_json(s.topology);
+  }
   if (s.data) j["data"] = data_to_json(*s.data);
   j["optimizer"] = s.algorithm.kind == AlgorithmKind::kDetsgrad ? json{{"kind", "sgd"}}
                                                                 : optimizer_to_json(s.optimizer);

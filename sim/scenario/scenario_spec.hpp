@@ -18,6 +18,7 @@
 #include "sim/compression/compression_spec.hpp"
 #include "sim/network/network.hpp"
 #include "topologies/mixing.hpp"
+#include "topologies/dynamic_graphs.hpp"
 #include "topologies/topology_spec.hpp"
 
 namespace dlsim {
@@ -92,7 +93,11 @@ struct ScenarioSpec {
   std::string name;
   uint64_t seed = 1;
   uint32_t agents = 1;
+  /// The physical network: the graph whose edges are links. For a static topology it is also the
+  /// agents' communication graph; with `dynamic` it is the underlay (network.underlay, default:
+  /// a complete graph with the network's latency and bandwidth).
   topo::TopologySpec topology;
+  std::optional<topo::DynamicSpec> dynamic;  ///< a communication graph that changes (overlay.hpp)
   NetworkConfig network;
   TimeSpec time;
   std::optional<DataSection> data;  // absent for quadratic models

@@ -19,6 +19,16 @@
 namespace dlsim {
 namespace {
 
+// The agents' communication graph: the physical graph itself, or a dynamic overlay on it.
+Overlay make_overlay(const World& w) {
+  const ScenarioSpec& s = w.spec;
+  if (!s.dynamic) return Overlay(w.graph, s.algorithm.mixing);
+  std::vector<topo::Graph> graphs;
+  for (const topo::TopologySpec& g : s.dynamic->graphs)
+    graphs.push_back(topo::build_topology(g, s.seed));
+  return Overlay(*s.dynamic, std::move(graphs), s.agents, s.algorithm.mixing, s.seed);
+}
+
 std::unique_ptr<Algorithm> make_algorithm(World& w) {
   const AlgorithmSpec& a = w.spec.algorithm;
   const TriggerSpec trigger = w.spec.trigger.value_or(TriggerSpec{});
@@ -28,7 +38,7 @@ std::unique_ptr<Algorithm> make_algorithm(World& w) {
       return std::make_unique<NoCommunication>();
     case AlgorithmKind::kDpsgd:
       try {
-        return std::make_unique<Dpsgd>(w.graph, a.mixing, a.compression);
+        return std::make_unique<Dpsgd>(make_overlay(w), a.compression);
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: /algorithm/weights: {}", w.spec.file, e.what()));
       }

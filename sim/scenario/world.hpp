@@ -22,7 +22,7 @@ namespace dlsim {
 struct World {
   ScenarioSpec spec;
   Simulator sim;
-  topo::Graph graph;                           // the agents' communication graph
+  topo::Graph graph;  // the agents' graph of links (with a dynamic topology: the underlay)
   std::unique_ptr<Network> network;            // over the physical graph, network->graph()
   std::shared_ptr<const models::DatasetSplit> data;  // null for quadratic models
   models::Dataset eval_set;                    // the fixed test subset every evaluation uses

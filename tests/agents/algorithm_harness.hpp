@@ -117,6 +117,7 @@ inline int run_round(Algorithm& alg, std::vector<Agent>& agents,
                      EventCounts* events = nullptr, const Delivery& arrives = {}) {
   QueueOutbox out(events);
   SyncFastPath* const fast = dynamic_cast<SyncFastPath*>(&alg);
+  alg.begin_round(agents.front().iteration, SimTime{});
   for (Agent& a : agents) {  // the sync driver's order: prepare, then the (fused) local step
     alg.prepare(a);
     if (!fast || !fast->fused_local_step(a)) a.loss = a.learner->gradient(a.x, a.g);

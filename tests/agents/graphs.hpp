@@ -19,6 +19,12 @@ inline topo::Graph ring_graph(uint32_t n) {  // n >= 3
   return topo::Graph(n, edges);
 }
 
+inline topo::Graph star_graph(uint32_t n) {  // hub 0
+  std::vector<topo::Edge> edges;
+  for (uint32_t i = 1; i < n; ++i) edges.push_back({0, i, SimTime{}, 1});
+  return topo::Graph(n, edges);
+}
+
 inline topo::Graph complete_graph(uint32_t n) {
   std::vector<topo::Edge> edges;
   for (uint32_t i = 0; i < n; ++i)

@@ -187,6 +187,18 @@ TEST_CASE("per-tensor runs killed with SIGKILL at random moments and resumed giv
                                     R"(/trigger={"kind":"threshold","v0":0.05,"granularity":"layer"})"});
 }
 
+TEST_CASE("dynamic-topology runs killed with SIGKILL and resumed give the same results") {
+  // The overlay's draws (epidemic per agent, matchings) and a sequence's current member.
+  check_survives_kills("dpsgd", {"--set", "/run/iterations=400", "--set",
+                                 R"(/topology={"dynamic":{"kind":"epidemic","s":2}})", "--set",
+                                 "/network/loss=0.2"});
+  check_survives_kills(
+      "dpsgd", {"--set", "/run/iterations=400", "--set",
+                R"(/topology={"dynamic":{"kind":"sequence","every":7,"topologies":[{"kind":"ring"},{"kind":"star"}]}})"});
+  check_survives_kills("dpsgd", {"--set", "/run/iterations=400", "--set",
+                                 R"(/topology={"dynamic":{"kind":"random_matching"}})"});
+}
+
 TEST_CASE("runs with full send buffers killed with SIGKILL and resumed give the same results") {
   // 1 Mbit/s links: copies waiting, superseded, refused or blocking their senders; compressed
   // deltas blocking; the overload watch past its 1 s stretch.

@@ -193,6 +193,24 @@ TEST_CASE("per-tensor triggers: threads 1 and 2 give identical fingerprints") {
   }
 }
 
+TEST_CASE("dynamic topologies: threads 1 and 2 give identical fingerprints") {
+  // Every kind, over lossy links (a lost copy counts as the agent's own x).
+  for (const char* dynamic :
+       {R"({"kind":"one_peer_exponential"})", R"({"kind":"epidemic","s":2})",
+        R"({"kind":"random_matching","over":{"kind":"ring"}})",
+        R"({"kind":"sequence","at":["0","30ms"],"topologies":[{"kind":"ring"},{"kind":"star"}]})"}) {
+    CAPTURE(dynamic);
+    const std::vector<std::string> extra{"--set", std::string(R"(/topology={"dynamic":)") + dynamic + "}",
+                                         "--set", "/network/loss=0.2"};
+    std::vector<std::string> one = extra, two = extra;
+    one.insert(one.end(), {"--threads", "1"});
+    two.insert(two.end(), {"--threads", "2"});
+    const std::string a = fingerprint_of(smoke("dpsgd"), one);
+    CHECK(a == fingerprint_of(smoke("dpsgd"), two));
+    CHECK(a != fingerprint_of(smoke("dpsgd")));
+  }
+}
+
 TEST_CASE("send buffers: every when_full mode does its part, and threads 1 and 2 agree") {
   // DETSGRAD async on a ring of 4 over 1 Mbit/s links: a 1,360-byte model takes 10.9 ms on the
   // wire, a step about 33 us: the agents offer far more than the links carry. (The smoke

@@ -1,0 +1,108 @@
+#include <doctest/doctest.h>
+
+#include "scenario_test_helpers.hpp"
+#include "sim/scenario/load_scenario.hpp"
+
+using namespace dlsim;
+using dlsim::testing::scenario_error_of;
+using dlsim::testing::with;
+using nlohmann::json;
+
+namespace {
+
+json scenario(json dynamic) {
+  json j = json::parse(R"({
+    "name": "t", "agents": 6,
+    "network": {"latency": "3ms", "bandwidth": "10Mbps"},
+    "model": {"kind": "quadratic", "dim": 10},
+    "algorithm": {"kind": "dpsgd"},
+    "run": {"iterations": 10}
+  })");
+  j["topology"] = {{"dynamic", std::move(dynamic)}};
+  return j;
+}
+
+const json kEpidemic = {{"kind", "epidemic"}, {"s", 2}};
+const json kSequence = json::parse(
+    R"({"kind": "sequence", "topologies": [{"kind": "ring"}, {"kind": "star"}], "every": 5})");
+
+}  // namespace
+
+TEST_CASE("dynamic topologies parse to their specs and back, over a complete underlay with the "
+          "network's links") {
+  for (const json& d : {json{{"kind", "one_peer_exponential"}}, kEpidemic,
+                        json{{"kind", "random_matching"}},
+                        json::parse(R"({"kind": "random_matching", "over": {"kind": "ring"}})"),
+                        kSequence,
+                        json::parse(R"({"kind": "sequence", "at": ["0", "1s"],
+                                        "topologies": [{"kind": "ring"}, {"kind": "star"}]})")}) {
+    CAPTURE(d.dump());
+    const ScenarioSpec s = parse_scenario(scenario(d), "s.json");
+    REQUIRE(s.dynamic);
+    CHECK(s.topology.kind == topo::TopologyKind::kComplete);
+    CHECK(s.topology.latency.min == SimTime::from_ms(3));
+    CHECK(s.topology.bandwidth_bps.min == 10000000);
+    const json rendered = scenario_to_json(s);
+    CHECK(rendered["topology"]["dynamic"]["kind"] == d["kind"]);
+    const ScenarioSpec again = parse_scenario(rendered, "s.json");
+    CHECK(scenario_to_json(again) == rendered);
+  }
+  const ScenarioSpec s = parse_scenario(scenario(kSequence), "s.json");
+  CHECK(s.dynamic->every == 5);
+  CHECK(s.dynamic->graphs.size() == 2);
+  CHECK(parse_scenario(scenario(kEpidemic), "s.json").dynamic->s == 2);
+  const ScenarioSpec on_ring = parse_scenario(
+      with(scenario(kEpidemic), "/network/underlay", {{"kind", "ring"}}), "s.json");
+  CHECK(on_ring.topology.kind == topo::TopologyKind::kRing);
+  CHECK(on_ring.topology.latency.min == SimTime::from_ms(3));
+}
+
+TEST_CASE("bad dynamic topology input names its JSON pointer") {
+  CHECK(scenario_error_of(scenario({{"kind", "ring"}})) ==
+        "s.json: /topology/dynamic/kind: expected one of \"one_peer_exponential\", "
+        "\"random_matching\", \"epidemic\", \"sequence\", got \"ring\"");
+  CHECK(scenario_error_of(scenario({{"kind", "epidemic"}})) ==
+        "s.json: /topology/dynamic/s: required key is missing");
+  CHECK(scenario_error_of(scenario({{"kind", "epidemic"}, {"s", 6}})) ==
+        "s.json: /topology/dynamic/s: expected an integer in [1, 5], got 6");
+  CHECK(scenario_error_of(scenario({{"kind", "one_peer_exponential"}, {"s", 2}})) ==
+        "s.json: /topology/dynamic/s: unknown key");
+  CHECK(scenario_error_of(with(scenario(kEpidemic), "/topology/kind", "ring")) ==
+        "s.json: /topology/kind: unknown key");
+  CHECK(scenario_error_of(with(scenario(kSequence), "/topology/dynamic/at", json::array())) ==
+        "s.json: /topology/dynamic: give either \"every\" (iterations per graph) or \"at\" "
+        "(simulated times), not both or neither");
+  json timed = with(scenario(kSequence), "/topology/dynamic/every", nullptr);
+  timed["topology"]["dynamic"].erase("every");
+  CHECK(scenario_error_of(with(timed, "/topology/dynamic/at", {"0"})) ==
+        "s.json: /topology/dynamic/at: expected one time per topology (2), got 1");
+  CHECK(scenario_error_of(with(timed, "/topology/dynamic/at", {"1s", "2s"})) ==
+        "s.json: /topology/dynamic/at: the first topology starts at \"0\"");
+  CHECK(scenario_error_of(with(timed, "/topology/dynamic/at", {"0", "0"})) ==
+        "s.json: /topology/dynamic/at/1: times must increase strictly");
+  CHECK(scenario_error_of(with(timed, "/topology/dynamic/at", {"0", "2 parsecs"})).find(
+            "s.json: /topology/dynamic/at/1: ") == 0);
+  CHECK(scenario_error_of(with(scenario(kSequence), "/topology/dynamic/topologies/1/latency",
+                               "1ms")) ==
+        "s.json: /topology/dynamic/topologies/1/latency: an overlay graph has no links of its "
+        "own (messages travel over the underlay); set latency and bandwidth in /network or "
+        "/network/underlay");
+  CHECK(scenario_error_of(with(scenario(kSequence), "/topology/dynamic/topologies/0/kind",
+                               "torus")) ==
+        "s.json: /topology/dynamic/topologies/0: missing key \"rows\"");
+  CHECK(scenario_error_of(with(with(scenario(kEpidemic), "/algorithm/kind", "detsgrad"),
+                               "/trigger", {{"kind", "always"}})) ==
+        "s.json: /topology/dynamic: a dynamic topology works with \"dpsgd\" so far; "
+        "\"detsgrad\" keeps state per fixed neighbour");
+  CHECK(scenario_error_of(with(scenario(kEpidemic), "/time/mode", "async")) ==
+        "s.json: /time/mode: a dynamic topology runs in sync mode (every round draws its graph)");
+  json static_with_underlay = scenario(kEpidemic);
+  static_with_underlay["topology"] = {{"kind", "ring"}};
+  CHECK(scenario_error_of(with(static_with_underlay, "/network/underlay", {{"kind", "ring"}})) ==
+        "s.json: /network/underlay: applies to a dynamic topology (/topology/dynamic); a static "
+        "topology's edges are the links themselves");
+  CHECK(scenario_error_of(with(scenario(kEpidemic), "/network/underlay", {{"kind", "line"},
+                                                                          {"n", 5}})) ==
+        "s.json: /network/underlay/n: n is 5 but the scenario has 6 agents; drop \"n\" or make "
+        "them agree");
+}
