@@ -60,6 +60,9 @@ class Algorithm {
   /// algorithm's trigger has no drift to give it (DETSGRAD, CHOCO and EASGD compute one).
   virtual bool set_trigger_decider(TriggerDecider&) { return false; }
   virtual void after_updates(std::span<Agent>) {}
+  /// The run replaced a.x from outside the algorithm (churn's rejoin pull copies a neighbour's
+  /// model in): forget whatever was computed from the old x.
+  virtual void model_replaced(Agent&) {}
 
   /// The algorithm's state between two events (held copies, snapshots not yet sent, messages
   /// kept for the next update, counters), for checkpoints; load() is called on an algorithm

@@ -57,6 +57,7 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
   void communicate(Agent& a, Outbox& out) override;
   void receive(Agent& a, const Message& m, Outbox& out) override;
   void update(Agent& a) override;
+  void model_replaced(Agent& a) override { state_[a.id.value].drift_ready = false; }
   bool set_trigger_decider(TriggerDecider& decider) override {
     if (tensor_events_) return false;  // one decision per tensor: no single drift to give
     trigger_.set_decider(decider);

@@ -21,6 +21,7 @@ enum class MessageKind : uint8_t {
   kPullReply,     ///< the answer to a pull request
   kReduceChunk,   ///< one stage of a ring all-reduce: a 1/n share of a vector
   kElasticDelta,  ///< EASGD: the server's answer d = alpha (x_i - z) to a worker's kParams
+  kRejoinModel,   ///< churn: a live neighbour's model for an agent that came back (the run's own)
 };
 
 /// A compressed change to a copy, shared by every receiver of one event (CHOCO, SPARQ).

@@ -15,7 +15,8 @@ namespace dlsim {
 
 /// Why a message did not arrive.
 enum class DropReason : uint8_t {
-  kLoss,  ///< a link lost it (network.loss)
+  kLoss,     ///< a link lost it (network.loss)
+  kOffline,  ///< it arrived at an agent that is offline (churn)
 };
 
 /// Why a message offered to a full send buffer never entered the wire (network.when_full).
@@ -68,6 +69,10 @@ class SignalListener {
   virtual void message_delivered(const MessageSignal&) {}
   /// An agent's trigger fired at `iteration` and the agent communicates (an "event").
   virtual void trigger_fired(AgentId /*agent*/, int64_t /*iteration*/, SimTime /*time*/) {}
+  /// An agent went offline (online = false) or came back (churn), at a round's start.
+  virtual void agent_online(AgentId /*agent*/, bool /*online*/, SimTime /*time*/) {}
+  /// An agent takes no step in the round starting at `time` (offline, or pulling its model).
+  virtual void agent_sat_out(AgentId /*agent*/, SimTime /*time*/) {}
 };
 
 /// The listener of a world nobody observes: ignores everything.

@@ -3,6 +3,7 @@
 // points and summary.json read their communication numbers here, never from the world.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,7 +33,7 @@ struct NodeTraffic {
 class CommRecorder final : public SignalListener {
  public:
   /// nodes: every node of the physical network that can send or receive.
-  explicit CommRecorder(uint32_t nodes) : nodes_(nodes) {}
+  explicit CommRecorder(uint32_t nodes) : nodes_(nodes), online_(nodes, 1) {}
 
   void message_sent(const MessageSignal& m) override {
     nodes_[m.from.value].sent.add(m.wire_bytes);
@@ -40,9 +41,14 @@ class CommRecorder final : public SignalListener {
   void message_compressed(AgentId from, uint64_t uncompressed, uint64_t wire) override {
     nodes_[from.value].bytes_saved += uncompressed - wire;
   }
-  void message_dropped(const MessageSignal& m, DropReason) override {
+  void message_dropped(const MessageSignal& m, DropReason why) override {
     nodes_[m.from.value].dropped.add(m.wire_bytes);
+    ++dropped_by_reason_[static_cast<size_t>(why)];
   }
+  void agent_online(AgentId agent, bool online, SimTime) override {
+    online_[agent.value] = online ? 1 : 0;
+  }
+  void agent_sat_out(AgentId, SimTime) override { ++rounds_sat_out_; }
   void message_delivered(const MessageSignal& m) override {
     nodes_[m.to.value].received.add(m.wire_bytes);
   }
@@ -68,6 +74,12 @@ class CommRecorder final : public SignalListener {
   NodeTraffic total() const;
   /// Events of all nodes so far, in O(1) (the progress line reads it every iteration).
   uint64_t events() const { return events_; }
+  /// Messages dropped for `why` (all nodes).
+  uint64_t dropped(DropReason why) const { return dropped_by_reason_[static_cast<size_t>(why)]; }
+  /// Agent-rounds without a step (churn), all agents.
+  uint64_t rounds_sat_out() const { return rounds_sat_out_; }
+  /// Whether the node is online now (every node is until an agent_online signal says otherwise).
+  bool online(AgentId id) const { return online_[id.value] != 0; }
   /// The most bytes waiting in all send buffers at once (offered, not yet on the wire).
   uint64_t peak_queued_bytes() const { return peak_queued_bytes_; }
   /// One line naming the most loaded of the links that were overloaded for a long stretch, or
@@ -81,6 +93,9 @@ class CommRecorder final : public SignalListener {
     out.put(peak_queued_bytes_);
     out.put(overloaded_links_);
     out.put(worst_);
+    out.put(dropped_by_reason_);
+    out.put_vector(online_);
+    out.put(rounds_sat_out_);
   }
   void load(StateReader& in) {
     std::vector<NodeTraffic> nodes = in.get_vector<NodeTraffic>();
@@ -90,6 +105,11 @@ class CommRecorder final : public SignalListener {
     peak_queued_bytes_ = in.get<uint64_t>();
     overloaded_links_ = in.get<uint64_t>();
     worst_ = in.get<LinkOverload>();
+    dropped_by_reason_ = in.get<decltype(dropped_by_reason_)>();
+    std::vector<uint8_t> online = in.get_vector<uint8_t>();
+    if (online.size() != online_.size()) in.fail("another number of network nodes");
+    online_ = std::move(online);
+    rounds_sat_out_ = in.get<uint64_t>();
   }
 
  private:
@@ -98,6 +118,9 @@ class CommRecorder final : public SignalListener {
   uint64_t peak_queued_bytes_ = 0;
   uint64_t overloaded_links_ = 0;
   LinkOverload worst_;  // the highest utilisation among them
+  std::array<uint64_t, 2> dropped_by_reason_{};  // indexed by DropReason
+  std::vector<uint8_t> online_;                  // per node
+  uint64_t rounds_sat_out_ = 0;
 };
 
 }  // namespace dlsim

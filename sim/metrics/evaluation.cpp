@@ -38,18 +38,27 @@ void Evaluator::evaluate(ThreadPool& pool, const EvalInput& in, const CommRecord
     out.agents[i].events = c.events;
     out.agents[i].messages_sent = c.sent.messages;
     out.agents[i].bytes_sent = c.sent.bytes;
+    out.agents[i].online = comm.online(agents[i].id);
   }
+  // The averaged model and the consensus distance are those of the online agents (churn), or of
+  // every agent when none is online.
+  size_t online = 0;
+  for (const AgentPoint& a : out.agents) online += a.online ? 1 : 0;
+  const auto counted = [&](size_t i) { return online == 0 || out.agents[i].online; };
+  const size_t m = online == 0 ? n : online;
   mean_.setZero(agents.front().x.size());
   mean_exact_.setZero(agents.front().x.size());
-  for (const Agent& a : agents) {
-    mean_ += a.x;
-    mean_exact_ += a.x.cast<double>();
+  for (size_t i = 0; i < n; ++i) {
+    if (!counted(i)) continue;
+    mean_ += agents[i].x;
+    mean_exact_ += agents[i].x.cast<double>();
   }
-  mean_ /= static_cast<float>(n);
-  mean_exact_ /= static_cast<double>(n);
+  mean_ /= static_cast<float>(m);
+  mean_exact_ /= static_cast<double>(m);
   double squared = 0.0;
-  for (const Agent& a : agents) squared += (a.x.cast<double>() - mean_exact_).squaredNorm();
-  out.consensus_distance = std::sqrt(squared / static_cast<double>(n));
+  for (size_t i = 0; i < n; ++i)
+    if (counted(i)) squared += (agents[i].x.cast<double>() - mean_exact_).squaredNorm();
+  out.consensus_distance = std::sqrt(squared / static_cast<double>(m));
   // The averaged model is scored with agent 0's workspace, after the parallel part.
   out.aggregate = score(0, mean_);
   if (quadratic()) out.aggregate.loss = kNaN;  // its loss is agent 0's objective

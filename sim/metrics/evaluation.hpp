@@ -29,13 +29,14 @@ struct AgentPoint {
   uint64_t events = 0;         // trigger firings so far
   uint64_t messages_sent = 0;  // so far; bytes are wire bytes (payload + header)
   uint64_t bytes_sent = 0;
+  bool online = true;          // churn: online at this point
 };
 
 struct EvalPoint {
   int64_t iteration = 0;
   SimTime time;
   std::vector<AgentPoint> agents;
-  ModelScore aggregate;  // the parameter-averaged model
+  ModelScore aggregate;  // the parameter-averaged model of the online agents
   // The algorithm's centre model (EASGD's z), if it has one, with its server's counts
   // (events 0: a server has no trigger).
   std::optional<AgentPoint> center;

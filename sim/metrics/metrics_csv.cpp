@@ -25,7 +25,7 @@ MetricsCsv::MetricsCsv(const std::string& path)
         fmt::format("{}: cannot create the file: {}", path, std::strerror(errno)));
   fmt::print(file_,
              "iteration,time_s,agent,test_loss,test_accuracy,distance_to_optimum,events,"
-             "messages_sent,bytes_sent,consensus_distance\n");
+             "messages_sent,bytes_sent,consensus_distance,online\n");
 }
 
 MetricsCsv::MetricsCsv(const std::string& path, uint64_t size) : path_(path) {
@@ -58,21 +58,24 @@ MetricsCsv::~MetricsCsv() {
 void MetricsCsv::write(const EvalPoint& p) {
   const std::string time = fmt::format("{:.9g}", p.time.seconds());
   const std::string consensus = cell(p.consensus_distance);
-  auto row = [&](const std::string& agent, const AgentPoint& a) {
-    fmt::print(file_, "{},{},{},{},{},{},{},{},{},{}\n", p.iteration, time, agent,
+  // online: 1 or 0 per agent, the number online on the "avg" row, empty for a centre model.
+  auto row = [&](const std::string& agent, const AgentPoint& a, const std::string& online) {
+    fmt::print(file_, "{},{},{},{},{},{},{},{},{},{},{}\n", p.iteration, time, agent,
                cell(a.score.loss), cell(a.score.accuracy), cell(a.score.optimum_distance), a.events,
-               a.messages_sent, a.bytes_sent, consensus);
+               a.messages_sent, a.bytes_sent, consensus, online);
   };
   AgentPoint avg{p.aggregate};  // the averaged model, with every agent's counters summed
+  size_t online = 0;
   for (size_t i = 0; i < p.agents.size(); ++i) {
     const AgentPoint& a = p.agents[i];
-    row(std::to_string(i), a);
+    row(std::to_string(i), a, a.online ? "1" : "0");
     avg.events += a.events;
     avg.messages_sent += a.messages_sent;
     avg.bytes_sent += a.bytes_sent;
+    online += a.online ? 1 : 0;
   }
-  row("avg", avg);
-  if (p.center) row("center", *p.center);
+  row("avg", avg, std::to_string(online));
+  if (p.center) row("center", *p.center, "");
 }
 
 void MetricsCsv::close() {

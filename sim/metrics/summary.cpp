@@ -86,6 +86,8 @@ json make_summary(const RunFacts& facts, const CommRecorder& comm, const EvalPoi
                                                   static_cast<double>(total.sent.bytes)
                                             : 1.0},
                       {"messages_dropped", total.dropped.messages},
+                      {"dropped_by_reason", {{"loss", comm.dropped(DropReason::kLoss)},
+                                             {"offline", comm.dropped(DropReason::kOffline)}}},
                       {"send_buffers", {{"superseded", total.superseded.messages},
                                         {"dropped", total.buffer_dropped.messages},
                                         {"peak_queued_bytes", comm.peak_queued_bytes()},

@@ -124,8 +124,7 @@ bool Network::handle(Simulator& sim, const Event& event) {
       on_link_arrival(sim, event);
       return true;
     case EventKind::kDelivery:
-      on_delivery(sim, event.payload);
-      return false;
+      return on_delivery(sim, event.payload);
     default:
       return false;
   }
@@ -169,7 +168,7 @@ void Network::on_link_arrival(Simulator& sim, const Event& event) {
   sim.schedule_at(downlinks_[to.value].finish(sim.now(), bytes), EventKind::kDelivery, to, slot);
 }
 
-void Network::on_delivery(Simulator& sim, uint32_t slot) {
+bool Network::on_delivery(Simulator& sim, uint32_t slot) {
   Slot& s = slots_[slot];
   const uint64_t bytes = wire_bytes(s);
   if (s.stage == Stage::kOnLink) {
@@ -177,8 +176,19 @@ void Network::on_delivery(Simulator& sim, uint32_t slot) {
   } else {
     DLSIM_CHECK(s.stage == Stage::kDownlink, "slot {} delivered twice or never sent", slot);
   }
+  if (!offline_.empty() && offline_[s.message.to.value]) {
+    listener_->message_dropped(signal(sim, s), DropReason::kOffline);
+    free_slot(slot);
+    return true;
+  }
   s.stage = Stage::kArrived;
   listener_->message_delivered(signal(sim, s));
+  return false;
+}
+
+void Network::set_online(AgentId node, bool online) {
+  if (offline_.empty()) offline_.assign(graph_.node_count(), 0);
+  offline_[node.value] = online ? 0 : 1;
 }
 
 void Network::release(uint32_t slot) {

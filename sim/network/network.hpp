@@ -97,12 +97,15 @@ class Network {
   /// (if it was not lost) carries the new message's content from now on: same size, same timing.
   SendResult offer(Simulator& sim, AgentId from, AgentId to, uint64_t size_bytes,
                    Buffering buffering);
+  /// Marks an agent offline (false) or online again: a message that arrives at an offline node
+  /// is dropped (DropReason::kOffline) instead of delivered. Every node starts online.
+  void set_online(AgentId node, bool online);
   /// When `node`'s send buffers are back within their bound after a "block" (<= now: free).
   SimTime blocked_until(AgentId node) const { return buffers_.blocked_until(node.value); }
 
   /// Processes kNicRelease and kLinkArrival events and returns true. For a kDelivery event it
-  /// signals the delivery and returns false: the agent layer handles it next. Any other kind:
-  /// returns false. Call it for every event before the agent layer's own handling.
+  /// signals the delivery and returns false: the agent layer handles it next (at an offline node
+  /// it signals a drop, frees the slot and returns true). Any other kind: returns false. Call it for every event before the agent layer's own handling.
   bool handle(Simulator& sim, const Event& event);
 
   /// The message in `slot`. Precondition: the slot is live (sent and not yet released).
@@ -153,7 +156,7 @@ class Network {
   void free_slot(uint32_t slot);
   void enter_link(Simulator& sim, uint32_t slot);
   void on_link_arrival(Simulator& sim, const Event& event);
-  void on_delivery(Simulator& sim, uint32_t slot);
+  bool on_delivery(Simulator& sim, uint32_t slot);  // true: dropped at an offline node
   MessageSignal signal(const Simulator& sim, const Slot& s) const {
     return MessageSignal{sim.now(), s.message.from, s.message.to, wire_bytes(s)};
   }
@@ -172,6 +175,7 @@ class Network {
   std::vector<Slot> slots_;  // indexed by message slot
   std::vector<uint32_t> free_slots_;
   SendBuffers buffers_;
+  std::vector<uint8_t> offline_;  // per node, 1 while offline; empty until set_online()
   LoadWatch load_;  // resources: uplink i, then link l at node_count() + l
 };
 

@@ -106,7 +106,7 @@ uint64_t final_fingerprint(const World& world) {
 }
 
 RunFacts facts_of(const World& world, const RunOutcome& outcome, const RunTimes& times,
-                  const MemoryEstimate& memory, int64_t resumes) {
+                  const MemoryEstimate& memory, int64_t resumes, const CommRecorder& comm) {
   RunFacts f;
   f.resumes = resumes;
   f.memory_estimate_bytes = memory.total_bytes();
@@ -117,6 +117,7 @@ RunFacts facts_of(const World& world, const RunOutcome& outcome, const RunTimes&
   f.iterations_done = outcome.iterations_done;
   // Decisions taken: each agent's own iteration count (in async mode some are ahead).
   for (const Agent& a : world.agents) f.decisions += static_cast<double>(a.iteration);
+  f.decisions -= static_cast<double>(comm.rounds_sat_out());  // churn: rounds without a step
   if (outcome.status == RunStatus::kDiverged)
     f.diverged = Divergence{outcome.diverged_iteration, outcome.diverged_agent,
                             outcome.diverged_in == DivergedIn::kLoss ? "loss" : "parameters"};
@@ -212,6 +213,7 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   CommRecorder comm(world->network->graph().node_count());
   world->network->set_listener(comm);
   Swarm swarm(world->sim, *world->network, *world->algorithm, world->agents, comm);
+  swarm.set_churn(world->churn.get());
   Resumed resumed;
   int64_t resumes = 0;
   if (resuming) {
@@ -250,7 +252,7 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   times.updates_s = driver_times.updates_s;
   times.wall_s += since(start);
   RunReport report;
-  RunFacts facts = facts_of(*world, outcome, times, memory, resumes);
+  RunFacts facts = facts_of(*world, outcome, times, memory, resumes, comm);
   if (const std::optional<std::string> overload = comm.overload_warning()) {
     log << "dlsim: warning: " << *overload << '\n';
     facts.warnings.push_back(*overload);

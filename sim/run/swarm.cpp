@@ -30,19 +30,58 @@ bool Swarm::dispatch(const Event& e) {
   const Message m = std::move(in_flight_[e.payload]);
   in_flight_[e.payload] = Message{};
   network_.release(e.payload);
-  if (m.to.value < agents_.size())
+  if (m.kind == MessageKind::kRejoinModel) {
+    Agent& a = agents_[m.to.value];
+    a.x = *m.params;  // same size: copies into a's buffer
+    algorithm_.model_replaced(a);
+  } else if (m.to.value < agents_.size()) {
     algorithm_.receive(agents_[m.to.value], m, *this);
-  else
+  } else {
     algorithm_.receive_service(m, *this);  // EASGD's server: a node that is not an agent
+  }
   return true;
 }
 
+void Swarm::begin_round() {
+  if (!churn_) return;
+  churn_->begin_round(sim_.now());
+  pulling_.assign(agents_.size(), 0);
+  for (const Agent& a : agents_) {
+    const uint32_t i = a.id.value;
+    network_.set_online(a.id, churn_->online(i));
+    if (churn_->online(i) != churn_->was_online(i))
+      listener_.agent_online(a.id, churn_->online(i), sim_.now());
+    if (churn_->returned(i) && churn_->rejoin() == Rejoin::kPull) start_pull(a);
+    if (!computes(a.id)) listener_.agent_sat_out(a.id, sim_.now());
+  }
+}
+
+// A live neighbour (online in the previous round too, so its model is current) is drawn
+// uniformly; with none the agent goes on from its own stale model.
+void Swarm::start_pull(const Agent& a) {
+  const uint32_t i = a.id.value;
+  live_.clear();
+  for (uint32_t j : network_.graph().neighbors(i))
+    if (j < agents_.size() && churn_->online(j) && churn_->was_online(j)) live_.push_back(j);
+  if (live_.empty()) return;
+  const uint32_t j = live_[churn_->rejoin_stream(i).below(live_.size())];
+  const Agent& from = agents_[j];
+  const uint64_t bytes = static_cast<uint64_t>(from.x.size()) * sizeof(float);
+  send(Message(MessageKind::kRejoinModel, from.id, a.id, std::make_shared<ParamVector>(from.x),
+               0.0, 0, bytes));
+  pulling_[i] = 1;
+}
+
+// Checkpoints are taken between rounds: pulls are over, and begin_round() sets the network's
+// online flags again from the churn's state.
 void Swarm::save(SnapshotSaver& out) const {
   out.put_all(in_flight_);
+  if (churn_) churn_->save(out.out());
 }
 
 void Swarm::load(SnapshotLoader& in) {
   in.get_all(in_flight_);
+  if (churn_) churn_->load(in.in());
 }
 
 }  // namespace dlsim

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/churn.hpp"
 #include "sim/agents/checkpoint_io.hpp"
 #include "sim/core/simulator.hpp"
 #include "sim/network/network.hpp"
@@ -28,8 +29,19 @@ class Swarm final : public Outbox {
   /// blocks it (network.when_full "block", or a message that must arrive); signals the wait.
   SimTime ready_at(AgentId a);
   /// Routes one event: network events to the network, kDelivery to the receiving agent's
-  /// algorithm. Returns false for any other kind (the driver's own).
+  /// algorithm (a churn rejoin model to the agent itself). Returns false for any other kind
+  /// (the driver's own).
   bool dispatch(const Event& e);
+
+  /// Agents that leave and return (null: none); `churn` outlives the swarm.
+  void set_churn(Churn* churn) { churn_ = churn; }
+  /// Sync rounds: decides who is online from now on (signals the changes, tells the network)
+  /// and starts the rejoin pulls of agents that came back (rejoin "pull": a live neighbour,
+  /// drawn from the agent's rejoin stream, sends it its model; the agent computes again from
+  /// the next round). No-op without churn.
+  void begin_round();
+  /// Whether agent a computes, sends and updates in this round.
+  bool computes(AgentId a) const { return !churn_ || (churn_->online(a.value) && !pulling_[a.value]); }
 
   Simulator& sim() { return sim_; }
   Network& network() { return network_; }
@@ -41,6 +53,8 @@ class Swarm final : public Outbox {
   void load(SnapshotLoader& in);
 
  private:
+  void start_pull(const Agent& a);
+
   Simulator& sim_;
   Network& network_;
   Algorithm& algorithm_;
@@ -49,6 +63,9 @@ class Swarm final : public Outbox {
   // Indexed by network slot; an entry is cleared when its message is delivered or lost, so a
   // snapshot lives no longer than its messages. The table never outgrows the live messages.
   std::vector<Message> in_flight_;
+  Churn* churn_ = nullptr;
+  std::vector<uint8_t> pulling_;  // per agent: waiting for its rejoin model this round
+  std::vector<uint32_t> live_;    // workspace: a returning agent's live neighbours
 };
 
 }  // namespace dlsim

@@ -29,11 +29,13 @@ class Stopwatch {
 
 // Every agent's update, each thread taking a contiguous range of agents: with many small
 // agents (the 4,096-agent quadratic ring) handing them out one by one costs more than updating.
-void run_updates(std::span<Agent> agents, ThreadPool& pool, Algorithm& algorithm) {
+void run_updates(std::span<Agent> agents, ThreadPool& pool, Algorithm& algorithm,
+                 const Swarm& swarm) {
   const size_t ranges = std::min<size_t>(pool.threads(), agents.size());
   pool.parallel_for(ranges, [&](size_t r) {
     const size_t first = r * agents.size() / ranges, end = (r + 1) * agents.size() / ranges;
-    for (size_t i = first; i < end; ++i) algorithm.update(agents[i]);
+    for (size_t i = first; i < end; ++i)
+      if (swarm.computes(agents[i].id)) algorithm.update(agents[i]);
   });
 }
 
@@ -70,8 +72,10 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
   for (int64_t k = config.resume_iterations; k < config.iterations; ++k) {
     watch.restart();  // the observer (evaluation) times itself
     algorithm.begin_round(k, sim.now());
+    swarm.begin_round();  // churn: who is online, rejoin pulls
     pool.parallel_for(agents.size(), [&](size_t i) {
       Agent& a = agents[i];
+      if (!swarm.computes(a.id)) return;  // offline (or pulling its model back)
       algorithm.prepare(a);
       if (!fast || !fast->fused_local_step(a)) a.loss = a.learner->gradient(a.x, a.g);
       algorithm.after_gradient(a);
@@ -79,6 +83,8 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
     watch.lap(&DriverTimings::training_s);
     if (auto diverged = check_losses(agents, k)) return *diverged;
     const SimTime round_start = sim.now();
+    // Offline agents' steps are scheduled too (and do nothing), so a round lasts at least the
+    // slowest compute time even when everyone is offline: the clock, and with it churn, moves.
     for (const Agent& a : agents)
       sim.schedule_at(round_start + config.compute_time[a.id.value], EventKind::kAgentStep, a.id);
     // The round lasts until its last message has arrived: the queue runs dry.
@@ -86,11 +92,11 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
       if (swarm.dispatch(e)) return;
       DLSIM_CHECK(e.kind() == EventKind::kAgentStep, "unexpected event kind {}",
                   static_cast<int>(e.kind()));
-      algorithm.communicate(agents[e.agent.value], swarm);
+      if (swarm.computes(e.agent)) algorithm.communicate(agents[e.agent.value], swarm);
     });
     watch.lap(&DriverTimings::events_s);
     algorithm.before_updates(agents);
-    run_updates(agents, pool, algorithm);
+    run_updates(agents, pool, algorithm, swarm);
     algorithm.after_updates(agents);
     for (Agent& a : agents) ++a.iteration;
     watch.lap(&DriverTimings::updates_s);

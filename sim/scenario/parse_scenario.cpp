@@ -5,6 +5,7 @@
 
 #include "models/model.hpp"
 #include "sim/scenario/algorithm_json.hpp"
+#include "sim/scenario/churn_json.hpp"
 #include "sim/scenario/dynamic_json.hpp"
 #include "sim/scenario/learning_json.hpp"
 #include "sim/scenario/load_scenario.hpp"
@@ -57,6 +58,16 @@ void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
   if (s.dynamic && s.time.mode == TimeMode::kAsync)
     throw InputError(fmt::format("{}: /time/mode: a dynamic topology runs in sync mode (every "
                                  "round draws its graph)", file));
+  if (s.churn) {
+    const AlgorithmKind k = s.algorithm.kind;
+    if (k != AlgorithmKind::kDpsgd && k != AlgorithmKind::kDetsgrad &&
+        k != AlgorithmKind::kEventgrad)
+      throw InputError(fmt::format("{}: /churn: churn works with \"dpsgd\", \"detsgrad\" and "
+                                   "\"eventgrad\" so far, not \"{}\"", file, to_string(k)));
+    if (s.time.mode == TimeMode::kAsync)
+      throw InputError(fmt::format("{}: /time/mode: churn runs in sync mode (who is online is "
+                                   "decided per round)", file));
+  }
   const bool choco = s.algorithm.kind == AlgorithmKind::kChoco;
   if (choco && s.time.mode == TimeMode::kAsync)
     throw InputError(fmt::format("{}: /time/mode: \"choco\" runs in sync mode only (its local "
@@ -121,6 +132,10 @@ ScenarioSpec parse_scenario(const json& j, const std::string& file) {
     s.topology = parse_topology(topology_json, file, "/topology", s.agents);
   }
   s.network = parse_network(network, s.topology, *links_json, s.agents);
+  if (top.has("churn")) {
+    if (s.agents == 1) top.fail("churn", "one agent has nobody to leave; remove this key");
+    s.churn = parse_churn(top.object("churn"), s.agents);
+  }
   s.time = parse_time(top.object("time", true), s.agents);
   if (top.has("data")) s.data = parse_data(top.object("data"));
   s.model = parse_model(top.object("model"));
@@ -155,6 +170,7 @@ json scenario_to_json(const ScenarioSpec& s) {
     j["topology"] = topology_to_json(s.topology);
   }
   if (s.data) j["data"] = data_to_json(*s.data);
+  if (s.churn) j["churn"] = churn_to_json(*s.churn);
   j["optimizer"] = s.algorithm.kind == AlgorithmKind::kDetsgrad ? json{{"kind", "sgd"}}
                                                                 : optimizer_to_json(s.optimizer);
   if (s.trigger) j["trigger"] = trigger_to_json(*s.trigger);

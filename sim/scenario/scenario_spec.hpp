@@ -11,6 +11,7 @@
 #include "models/data/partition.hpp"
 #include "models/model_spec.hpp"
 #include "models/optimizer.hpp"
+#include "sim/agents/churn.hpp"
 #include "sim/agents/detsgrad.hpp"
 #include "sim/agents/gossip.hpp"
 #include "sim/agents/time_mode.hpp"
@@ -99,6 +100,7 @@ struct ScenarioSpec {
   topo::TopologySpec topology;
   std::optional<topo::DynamicSpec> dynamic;  ///< a communication graph that changes (overlay.hpp)
   NetworkConfig network;
+  std::optional<ChurnSpec> churn;  ///< agents that leave and return (churn.hpp)
   TimeSpec time;
   std::optional<DataSection> data;  // absent for quadratic models
   models::ModelSpec model;

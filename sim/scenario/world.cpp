@@ -275,6 +275,7 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataP
                                 network_config(spec, agents), spec.seed);
   build_agents(*w, agents, paths, pool);
   w->algorithm = make_algorithm(*w);
+  if (spec.churn) w->churn = std::make_unique<Churn>(*spec.churn, agents, spec.seed);
   w->algorithm->start(w->agents);
   const uint32_t batch = w->is_quadratic() ? 1 : w->learners.front()->batch_size();
   const double flops = w->learners.front()->model().flops_per_sample(models::Phase::kTrain) * batch;

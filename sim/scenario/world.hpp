@@ -11,6 +11,7 @@
 
 #include "models/data/data_paths.hpp"
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/churn.hpp"
 #include "sim/agents/model_learner.hpp"
 #include "sim/core/simulator.hpp"
 #include "sim/core/thread_pool.hpp"
@@ -30,6 +31,7 @@ struct World {
   std::vector<Agent> agents;
   std::vector<ModelLearner*> learners;         // agents[i].learner, typed
   std::unique_ptr<Algorithm> algorithm;
+  std::unique_ptr<Churn> churn;                // null without churn
   std::vector<SimTime> compute_time;           // per agent: simulated time of one local step
   std::vector<std::string> warnings;           // shown to the user, not fatal
 

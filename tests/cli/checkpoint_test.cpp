@@ -199,6 +199,16 @@ TEST_CASE("dynamic-topology runs killed with SIGKILL and resumed give the same r
                                  R"(/topology={"dynamic":{"kind":"random_matching"}})"});
 }
 
+TEST_CASE("churn runs killed with SIGKILL and resumed give the same results") {
+  // Markov states and their streams, rejoin pulls, agents offline at the checkpoint.
+  check_survives_kills(
+      "detsgrad", {"--set", "/run/iterations=600", "--set",
+                   R"(/churn={"kind":"markov","mean_online":"30ms","mean_offline":"10ms","rejoin":"pull"})"});
+  check_survives_kills(
+      "dpsgd", {"--set", "/run/iterations=400", "--set",
+                R"(/churn={"kind":"markov","mean_online":"20ms","mean_offline":"20ms"})"});
+}
+
 TEST_CASE("runs with full send buffers killed with SIGKILL and resumed give the same results") {
   // 1 Mbit/s links: copies waiting, superseded, refused or blocking their senders; compressed
   // deltas blocking; the overload watch past its 1 s stretch.

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -209,6 +210,33 @@ TEST_CASE("dynamic topologies: threads 1 and 2 give identical fingerprints") {
     CHECK(a == fingerprint_of(smoke("dpsgd"), two));
     CHECK(a != fingerprint_of(smoke("dpsgd")));
   }
+}
+
+TEST_CASE("churn: threads 1 and 2 give identical fingerprints, drops are counted by reason") {
+  for (const char* name : {"dpsgd", "detsgrad"})
+    for (const char* rejoin : {"stale", "pull"}) {
+      CAPTURE(name);
+      CAPTURE(rejoin);
+      const std::vector<std::string> extra{
+          "--set", fmt::format(R"(/churn={{"kind":"markov","mean_online":"20ms","mean_offline":"10ms","rejoin":"{}"}})", rejoin),
+          "--set", "/network/loss=0.1"};
+      std::vector<std::string> two = extra;
+      two.insert(two.end(), {"--threads", "2"});
+      const std::string out = scratch("churn");
+      std::vector<std::string> one{"run", smoke(name), "-o", out, "--quiet", "--threads", "1"};
+      one.insert(one.end(), extra.begin(), extra.end());
+      const Result r = run_dlsim(one);
+      REQUIRE_MESSAGE(r.code == 0, r.err);
+      const json s = summary(out);
+      CHECK(s["fingerprint"] == fingerprint_of(smoke(name), two));
+      const json& drops = s["comm"]["dropped_by_reason"];
+      CHECK(drops["offline"].get<uint64_t>() > 0);
+      CHECK(drops["loss"].get<uint64_t>() > 0);
+      CHECK(drops["loss"].get<uint64_t>() + drops["offline"].get<uint64_t>() ==
+            s["comm"]["messages_dropped"].get<uint64_t>());
+      // Savings are against the steps agents took: D-PSGD fires at every one of them.
+      if (std::string(name) == "dpsgd") CHECK(s["comm"]["savings"].get<double>() == 0.0);
+    }
 }
 
 TEST_CASE("send buffers: every when_full mode does its part, and threads 1 and 2 agree") {

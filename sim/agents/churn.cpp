@@ -1,0 +1,89 @@
+#include "sim/agents/churn.hpp"
+
+#include <cmath>
+
+#include "sim/core/error.hpp"
+
+namespace dlsim {
+
+Churn::Churn(const ChurnSpec& spec, uint32_t n, uint64_t seed)
+    : spec_(spec), online_(n, 1), was_online_(n, 1), online_count_(n) {
+  for (uint32_t i = 0; i < n; ++i) {
+    rng_.emplace_back(seed, "churn", i);
+    rejoin_rng_.emplace_back(seed, "rejoin", i);
+  }
+  if (spec.kind == ChurnKind::kTrace) {
+    DLSIM_CHECK(spec.offline.size() == n, "a churn trace of {} agents for {}", spec.offline.size(),
+                n);
+    cursor_.assign(n, 0);
+    return;
+  }
+  DLSIM_CHECK(spec.mean_online.ns > 0 && spec.mean_offline.ns > 0, "markov churn means");
+  markov_state_.resize(n);
+  next_switch_.resize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    markov_state_[i] = rng_[i].bernoulli(spec.start_offline) ? 0 : 1;
+    next_switch_[i] = draw(i, markov_state_[i] ? spec.mean_online : spec.mean_offline);
+  }
+}
+
+// An exponential duration of the given mean, in whole nanoseconds (at least 1).
+SimTime Churn::draw(uint32_t agent, SimTime mean) {
+  const double u = rng_[agent].uniform();
+  const double ns = -std::log1p(-u) * static_cast<double>(mean.ns);
+  const double capped = std::min(ns, static_cast<double>(SimTime::max().ns) / 4);
+  return SimTime{std::max<int64_t>(1, static_cast<int64_t>(std::llround(capped)))};
+}
+
+bool Churn::markov_online(uint32_t i, SimTime now) {
+  while (next_switch_[i] <= now) {  // one step per state change since the last round
+    markov_state_[i] ^= 1;
+    next_switch_[i] =
+        next_switch_[i] + draw(i, markov_state_[i] ? spec_.mean_online : spec_.mean_offline);
+  }
+  return markov_state_[i] != 0;
+}
+
+bool Churn::trace_online(uint32_t i, SimTime now) {
+  const std::vector<OfflineInterval>& list = spec_.offline[i];
+  uint32_t& c = cursor_[i];
+  while (c < list.size() && list[c].until <= now) ++c;  // intervals over before now
+  return c == list.size() || now < list[c].from;
+}
+
+void Churn::begin_round(SimTime now) {
+  online_count_ = 0;
+  for (uint32_t i = 0; i < online_.size(); ++i) {
+    was_online_[i] = online_[i];
+    online_[i] = spec_.kind == ChurnKind::kTrace ? trace_online(i, now) : markov_online(i, now);
+    online_count_ += online_[i];
+  }
+}
+
+void Churn::save(StateWriter& out) const {
+  out.put_vector(online_);
+  out.put_vector(was_online_);
+  for (const RandomStream& r : rng_) r.save(out);
+  for (const RandomStream& r : rejoin_rng_) r.save(out);
+  out.put_vector(markov_state_);
+  for (SimTime t : next_switch_) out.put(t.ns);
+  out.put_vector(cursor_);
+}
+
+void Churn::load(StateReader& in) {
+  const auto sized = [&](auto& v, const auto& loaded) {
+    if (loaded.size() != v.size()) in.fail("another number of agents");
+    v = loaded;
+  };
+  sized(online_, in.get_vector<uint8_t>());
+  sized(was_online_, in.get_vector<uint8_t>());
+  for (RandomStream& r : rng_) r.load(in);
+  for (RandomStream& r : rejoin_rng_) r.load(in);
+  sized(markov_state_, in.get_vector<uint8_t>());
+  for (SimTime& t : next_switch_) t = SimTime{in.get<int64_t>()};
+  sized(cursor_, in.get_vector<uint32_t>());
+  online_count_ = 0;
+  for (uint8_t o : online_) online_count_ += o;
+}
+
+}  // namespace dlsim
