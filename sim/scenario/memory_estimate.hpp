@@ -11,7 +11,9 @@
 //            models, the target c_i; plus the algorithm's shared vectors (EASGD's centre);
 //   work     per agent, the model's activation buffers and scratch (a probe model, see
 //            models/workspace_probe.hpp) and its mini-batch buffer;
-//   agents   per agent, what does not scale with the model: streams, queues, bookkeeping.
+//   agents   per agent, what does not scale with the model: streams, queues, bookkeeping;
+//   links    a complete physical graph's n(n-1)/2 edges (the default underlay of a dynamic
+//            topology); other graphs' O(n) edges are small beside the agents.
 // Async runs hold in-flight messages on top; with unbounded send queues (issue 17) that part
 // grows with the offered load and is not in the estimate.
 #pragma once
@@ -25,7 +27,7 @@
 namespace dlsim {
 
 struct MemoryPart {
-  std::string name;     // "process", "data", "params", "work", "agents"
+  std::string name;     // "process", "data", "params", "work", "agents", "links"
   std::string pointer;  // the scenario key that scales this part, for error messages
   uint64_t bytes = 0;
   std::string detail;  // how it was counted, e.g. "10 agents x 5 vectors x 198760 x 4 B"

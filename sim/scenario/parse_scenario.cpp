@@ -122,9 +122,8 @@ ScenarioSpec parse_scenario(const json& j, const std::string& file) {
   if (s.agents > 1 && is_dynamic_topology(topology_json)) {
     s.dynamic = parse_dynamic_topology(topology_json, file, "/topology", s.agents);
     links_json = network.has("underlay") ? &network.raw("underlay") : &kComplete;
-    s.topology = parse_topology(*links_json, file,
-                                network.has("underlay") ? "/network/underlay" : "/topology",
-                                s.agents);
+    // Errors of the default complete underlay (too many edges) also name the key that fixes them.
+    s.topology = parse_topology(*links_json, file, "/network/underlay", s.agents);
   } else if (s.agents > 1) {
     if (network.has("underlay"))
       network.fail("underlay", "applies to a dynamic topology (/topology/dynamic); a static "

@@ -2,6 +2,7 @@
 
 #include "scenario_test_helpers.hpp"
 #include "sim/scenario/load_scenario.hpp"
+#include "sim/scenario/memory_estimate.hpp"
 
 using namespace dlsim;
 using dlsim::testing::scenario_error_of;
@@ -105,4 +106,22 @@ TEST_CASE("bad dynamic topology input names its JSON pointer") {
                                                                           {"n", 5}})) ==
         "s.json: /network/underlay/n: n is 5 but the scenario has 6 agents; drop \"n\" or make "
         "them agree");
+}
+
+TEST_CASE("the memory estimate counts a complete underlay's links and names /network/underlay") {
+  const ScenarioSpec s = parse_scenario(with(scenario(kEpidemic), "/agents", 4096), "s.json");
+  const MemoryEstimate e = estimate_memory(s, uint64_t{1} << 40);
+  uint64_t links = 0;
+  for (const MemoryPart& p : e.parts)
+    if (p.name == "links") links = p.bytes;
+  CHECK(links == 4096ull * 4095 / 2 * 430);
+  CHECK(scenario_error_of(with(scenario(kEpidemic), "/agents", 200000)) ==
+        "s.json: /network/underlay: this topology would have about 19999900000 edges, more than "
+        "the limit of 10000000");
+  try {
+    check_memory_fits(s, estimate_memory(s, uint64_t{1} << 30), uint64_t{1} << 30);
+    FAIL("no refusal");
+  } catch (const InputError& error) {
+    CHECK(std::string(error.what()).starts_with("s.json: /network/underlay: the run needs"));
+  }
 }
