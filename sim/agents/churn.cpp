@@ -1,5 +1,6 @@
 #include "sim/agents/churn.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/core/error.hpp"

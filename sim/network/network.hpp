@@ -105,7 +105,8 @@ class Network {
 
   /// Processes kNicRelease and kLinkArrival events and returns true. For a kDelivery event it
   /// signals the delivery and returns false: the agent layer handles it next (at an offline node
-  /// it signals a drop, frees the slot and returns true). Any other kind: returns false. Call it for every event before the agent layer's own handling.
+  /// it signals a drop, frees the slot and returns true). Any other kind: returns false. Call it
+  /// for every event before the agent layer's own handling.
   bool handle(Simulator& sim, const Event& event);
 
   /// The message in `slot`. Precondition: the slot is live (sent and not yet released).

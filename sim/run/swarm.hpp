@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
-#include "sim/agents/churn.hpp"
 #include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/churn.hpp"
 #include "sim/core/simulator.hpp"
 #include "sim/network/network.hpp"
 
@@ -41,7 +41,9 @@ class Swarm final : public Outbox {
   /// the next round). No-op without churn.
   void begin_round();
   /// Whether agent a computes, sends and updates in this round.
-  bool computes(AgentId a) const { return !churn_ || (churn_->online(a.value) && !pulling_[a.value]); }
+  bool computes(AgentId a) const {
+    return !churn_ || (churn_->online(a.value) && !pulling_[a.value]);
+  }
 
   Simulator& sim() { return sim_; }
   Network& network() { return network_; }
