@@ -28,13 +28,7 @@ Churn::Churn(const ChurnSpec& spec, uint32_t n, uint64_t seed)
   }
 }
 
-// An exponential duration of the given mean, in whole nanoseconds (at least 1).
-SimTime Churn::draw(uint32_t agent, SimTime mean) {
-  const double u = rng_[agent].uniform();
-  const double ns = -std::log1p(-u) * static_cast<double>(mean.ns);
-  const double capped = std::min(ns, static_cast<double>(SimTime::max().ns) / 4);
-  return SimTime{std::max<int64_t>(1, static_cast<int64_t>(std::llround(capped)))};
-}
+SimTime Churn::draw(uint32_t agent, SimTime mean) { return exponential_time(rng_[agent], mean); }
 
 bool Churn::markov_online(uint32_t i, SimTime now) {
   while (next_switch_[i] <= now) {  // one step per state change since the last round

@@ -15,12 +15,8 @@
 
 namespace dlsim {
 
-/// [from, until): an agent is offline from `from` up to (not including) `until`.
-struct OfflineInterval {
-  SimTime from;
-  SimTime until;  ///< SimTime::max(): it never returns
-  bool operator==(const OfflineInterval&) const = default;
-};
+/// An agent is offline from `from` up to (not including) `until`; SimTime::max(): for ever.
+using OfflineInterval = TimeInterval;
 
 enum class ChurnKind { kTrace, kMarkov };
 /// What a returning agent starts from: its own stale model, or a live neighbour's (one message).

@@ -3,6 +3,7 @@
 #include "sim/core/state_io.hpp"
 #include "sim/core/uint128.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -103,6 +104,13 @@ void RandomStream::load(StateReader& in) {
   for (uint64_t& w : s_) w = in.get<uint64_t>();
   spare_normal_ = in.get<double>();
   has_spare_ = in.get<bool>();
+}
+
+SimTime exponential_time(RandomStream& random, SimTime mean) {
+  const double u = random.uniform();
+  const double ns = -std::log1p(-u) * static_cast<double>(mean.ns);
+  const double capped = std::min(ns, static_cast<double>(SimTime::max().ns) / 4);
+  return SimTime{std::max<int64_t>(1, static_cast<int64_t>(std::llround(capped)))};
 }
 
 }  // namespace dlsim

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <utility>
 
+#include "sim/core/time.hpp"
+
 namespace dlsim {
 
 class StateReader;
@@ -70,5 +72,9 @@ class RandomStream {
   double spare_normal_ = 0.0;
   bool has_spare_ = false;
 };
+
+/// An exponential duration of the given mean, in whole nanoseconds: at least 1, at most a
+/// quarter of the clock's range (so adding a few never overflows). One uniform draw.
+SimTime exponential_time(RandomStream& random, SimTime mean);
 
 }  // namespace dlsim

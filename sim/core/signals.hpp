@@ -6,6 +6,7 @@
 // needs no locking and sees the same sequence for every thread count.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "sim/core/ids.hpp"
@@ -17,7 +18,9 @@ namespace dlsim {
 enum class DropReason : uint8_t {
   kLoss,     ///< a link lost it (network.loss)
   kOffline,  ///< it arrived at an agent that is offline (churn)
+  kLinkDown,  ///< it entered a link that was down, or was on one when it failed (network.failures)
 };
+inline constexpr size_t kDropReasonCount = 3;
 
 /// Why a message offered to a full send buffer never entered the wire (network.when_full).
 enum class BufferDiscard : uint8_t {

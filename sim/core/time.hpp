@@ -31,6 +31,13 @@ struct SimTime {
 
 constexpr SimTime max(SimTime a, SimTime b) { return a < b ? b : a; }
 
+/// [from, until): from `from` up to, not including, `until` (SimTime::max(): for ever).
+struct TimeInterval {
+  SimTime from;
+  SimTime until;
+  bool operator==(const TimeInterval&) const = default;
+};
+
 /// Time to serialise size_bytes onto a wire of bandwidth_bps bits/s, rounded up to whole ns
 /// (a transfer never finishes early). Precondition: bandwidth_bps > 0.
 SimTime transmission_time(uint64_t size_bytes, uint64_t bandwidth_bps);

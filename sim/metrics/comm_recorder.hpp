@@ -118,7 +118,7 @@ class CommRecorder final : public SignalListener {
   uint64_t peak_queued_bytes_ = 0;
   uint64_t overloaded_links_ = 0;
   LinkOverload worst_;  // the highest utilisation among them
-  std::array<uint64_t, 2> dropped_by_reason_{};  // indexed by DropReason
+  std::array<uint64_t, kDropReasonCount> dropped_by_reason_{};  // indexed by DropReason
   std::vector<uint8_t> online_;                  // per node
   uint64_t rounds_sat_out_ = 0;
 };

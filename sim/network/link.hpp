@@ -33,7 +33,8 @@ struct TrafficCount {
 struct LinkCounters {
   TrafficCount sent;       ///< offered to the link (counted when offered)
   TrafficCount delivered;  ///< reached the far end (counted at arrival, by the network)
-  TrafficCount dropped;    ///< lost (counted when offered: the loss is drawn then)
+  TrafficCount dropped;    ///< lost (counted when offered: the loss is drawn then; a message
+                           ///< lost to a link failure when it would have arrived)
 };
 
 /// One transmitter that sends one message at a time, in the order offered.
@@ -92,6 +93,8 @@ class Link {
   Transfer offer(SimTime now, uint64_t size_bytes);
   /// Counts a message that reached the far end; the network calls it at the arrival time.
   void record_delivery(uint64_t size_bytes) { counters_.delivered.add(size_bytes); }
+  /// Counts a message lost on the way because the link failed (network.failures).
+  void record_loss(uint64_t size_bytes) { counters_.dropped.add(size_bytes); }
 
   SimTime latency() const { return spec_.latency; }
   uint64_t bandwidth_bps() const { return spec_.bandwidth_bps; }

@@ -39,6 +39,10 @@ Network::Network(topo::Graph physical, const NetworkConfig& config, uint64_t see
     links_.emplace_back(spec, RandomStream(seed, "link", links_.size()));
     link_target_.push_back(e.u);
   }
+  if (config.failures.kind != FailureKind::kNone) {
+    failures_.emplace(config.failures, graph_, seed);
+    router_.avoid(failures_->down_edges());
+  }
   out_begin_.assign(graph.node_count() + 1, 0);
   out_.reserve(links_.size());
   for (uint32_t i = 0; i < graph.node_count(); ++i) {
@@ -59,9 +63,10 @@ SendResult Network::offer(Simulator& sim, AgentId from, AgentId to, uint64_t siz
                           Buffering buffering) {
   DLSIM_CHECK(from != to && from.value < graph_.node_count() && to.value < graph_.node_count(),
               "message from {} to {} among {} agents", from.value, to.value, graph_.node_count());
+  if (failures_) follow_failures(sim.now());
   uint32_t link = find_link(from.value, to.value);
   uint32_t next_hop = Router::kEmptyRoute;
-  if (link == kNoLink) {
+  if (link == kNoLink || (failures_ && failures_->down(link >> 1))) {
     const uint32_t route = router_.route(from.value, to.value);
     link = router_.hop(route);
     next_hop = route + 1;
@@ -133,6 +138,15 @@ bool Network::handle(Simulator& sim, const Event& event) {
 void Network::enter_link(Simulator& sim, uint32_t slot) {
   Slot& s = slots_[slot];
   const uint64_t bytes = wire_bytes(s);
+  if (failures_) {
+    follow_failures(sim.now());
+    if (failures_->down(s.link >> 1)) {
+      listener_->message_dropped(signal(sim, s), DropReason::kLinkDown);
+      free_slot(slot);
+      return;
+    }
+    s.entered = sim.now();
+  }
   const Link::Transfer transfer = links_[s.link].offer(sim.now(), bytes);
   if (transfer.lost) {
     listener_->message_dropped(signal(sim, s), DropReason::kLoss);
@@ -154,6 +168,7 @@ void Network::on_link_arrival(Simulator& sim, const Event& event) {
   const uint32_t slot = event.payload;
   Slot& s = slots_[slot];
   DLSIM_CHECK(s.stage == Stage::kOnLink, "slot {} arrived but is not on a link", slot);
+  if (lost_to_failure(sim, slot)) return;
   const uint64_t bytes = wire_bytes(s);
   links_[s.link].record_delivery(bytes);
   const uint32_t next = router_.hop(s.next_hop);
@@ -172,6 +187,7 @@ bool Network::on_delivery(Simulator& sim, uint32_t slot) {
   Slot& s = slots_[slot];
   const uint64_t bytes = wire_bytes(s);
   if (s.stage == Stage::kOnLink) {
+    if (lost_to_failure(sim, slot)) return true;
     links_[s.link].record_delivery(bytes);
   } else {
     DLSIM_CHECK(s.stage == Stage::kDownlink, "slot {} delivered twice or never sent", slot);
@@ -184,6 +200,45 @@ bool Network::on_delivery(Simulator& sim, uint32_t slot) {
   s.stage = Stage::kArrived;
   listener_->message_delivered(signal(sim, s));
   return false;
+}
+
+// Applies the link state changes up to `now`; routes chosen before a change are forgotten.
+void Network::follow_failures(SimTime now) {
+  if (!failures_->advance(now)) return;
+  router_.forget_routes();
+  // Forgotten routes stay in the store while messages read them: compact it when it has grown
+  // well past what the last compaction kept, so its size follows the traffic, not the run time.
+  if (router_.store_size() > 2 * compacted_store_ + 4096) compact_routes();
+}
+
+// A new route store holding only the rest of each live message's route.
+void Network::compact_routes() {
+  std::vector<uint32_t> hops{kNoLink};
+  for (Slot& s : slots_) {
+    if (s.stage == Stage::kFree || router_.hop(s.next_hop) == kNoLink) {
+      s.next_hop = Router::kEmptyRoute;
+      continue;
+    }
+    const auto start = static_cast<uint32_t>(hops.size());
+    for (uint32_t h = s.next_hop; router_.hop(h) != kNoLink; ++h) hops.push_back(router_.hop(h));
+    hops.push_back(kNoLink);
+    s.next_hop = start;
+  }
+  compacted_store_ = hops.size();
+  router_.replace_store(std::move(hops));
+}
+
+// Whether the message on its link was lost because the link failed after it entered; if so it
+// is dropped (kLinkDown) and its slot freed.
+bool Network::lost_to_failure(Simulator& sim, uint32_t slot) {
+  if (!failures_) return false;
+  follow_failures(sim.now());
+  Slot& s = slots_[slot];
+  if (!failures_->failed_after(s.link >> 1, s.entered)) return false;
+  links_[s.link].record_loss(wire_bytes(s));
+  listener_->message_dropped(signal(sim, s), DropReason::kLinkDown);
+  free_slot(slot);
+  return true;
 }
 
 void Network::set_online(AgentId node, bool online) {
@@ -233,6 +288,9 @@ void Network::save(StateWriter& out) const {
   out.put_vector(free_slots_);
   buffers_.save(out);
   load_.save(out);
+  router_.save(out);
+  out.put(compacted_store_);
+  if (failures_) failures_->save(out);
 }
 
 void Network::load(StateReader& in) {
@@ -248,6 +306,12 @@ void Network::load(StateReader& in) {
     if (f >= slots_.size()) in.fail("a free message slot out of range");
   buffers_.load(in);
   load_.load(in);
+  router_.load(in);
+  compacted_store_ = in.get<size_t>();
+  if (failures_) failures_->load(in);
+  for (const Slot& s : slots_)
+    if (s.stage != Stage::kFree && s.next_hop >= router_.store_size())
+      in.fail("a message in flight on a route out of the route store");
 }
 
 }  // namespace dlsim

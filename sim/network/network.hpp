@@ -21,18 +21,26 @@
 // so a broadcast to d idle neighbours through an uplink slower than the links delivers its k-th
 // message (k = 1..d) at k T_up(S) + T_link(S) + latency.
 //
+// Link failures (link_failures.hpp, network.failures): a message that enters a link that is
+// down is dropped (DropReason::kLinkDown); one on a link when it fails is lost at its arrival
+// time (kLinkDown too); routes avoid down links when another path exists, and a message to a
+// neighbour whose link is down takes such a detour. Routes are chosen when a message is sent;
+// a message already on its way keeps its route.
+//
 // Send buffers (send_buffers.hpp): a message waits in its (sender, destination) buffer from its
 // offer until it starts on its first serialiser; offer() applies network.when_full when the
 // buffer is full. The timing above is unchanged for every message that enters the wire.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "sim/core/event.hpp"
 #include "sim/core/signals.hpp"
 #include "sim/core/simulator.hpp"
 #include "sim/network/link.hpp"
+#include "sim/network/link_failures.hpp"
 #include "sim/network/router.hpp"
 #include "sim/network/send_buffers.hpp"
 #include "topologies/graph.hpp"
@@ -50,6 +58,7 @@ struct NetworkConfig {
   std::vector<uint64_t> nic_uplink_bps_per_agent;
   std::vector<uint64_t> nic_downlink_bps_per_agent;
   SendBufferConfig send_buffer;  ///< default: unbounded (the scenario layer sets its bound)
+  LinkFailureSpec failures;      ///< default: links never fail
 };
 
 /// What became of an offered message.
@@ -129,6 +138,8 @@ class Network {
   const Serializer& uplink(AgentId agent) const { return uplinks_[agent.value]; }
   const Serializer& downlink(AgentId agent) const { return downlinks_[agent.value]; }
   const Router& router() const { return router_; }
+  /// Whether the physical link from -> to is down now (the last time the network looked).
+  bool link_down(LinkId link) const { return failures_ && failures_->down(link.value >> 1); }
 
   /// Everything that changes as messages move (links, NICs, live messages, the order free slots
   /// are reused in), for checkpoints; load() expects a network built from the same scenario.
@@ -141,6 +152,7 @@ class Network {
     NetMessage message;
     uint32_t link = kNoLink;  // the link it is on or enters next
     uint32_t next_hop = 0;    // router_.hop(next_hop) is the link after `link` (kNoLink: last)
+    SimTime entered{};        // when it entered `link` (a failure after it loses the message)
     Stage stage = Stage::kFree;
   };
   struct OutLink {  // adjacency with link ids, so a send to a neighbour reads one short run
@@ -155,6 +167,9 @@ class Network {
   }
   void watch_load(Simulator& sim, AgentId from, uint32_t link, uint64_t bytes);
   void free_slot(uint32_t slot);
+  void follow_failures(SimTime now);
+  void compact_routes();
+  bool lost_to_failure(Simulator& sim, uint32_t slot);
   void enter_link(Simulator& sim, uint32_t slot);
   void on_link_arrival(Simulator& sim, const Event& event);
   bool on_delivery(Simulator& sim, uint32_t slot);  // true: dropped at an offline node
@@ -178,6 +193,8 @@ class Network {
   SendBuffers buffers_;
   std::vector<uint8_t> offline_;  // per node, 1 while offline; empty until set_online()
   LoadWatch load_;  // resources: uplink i, then link l at node_count() + l
+  std::optional<LinkFailures> failures_;
+  size_t compacted_store_ = 0;  // the route store's size after its last compaction
 };
 
 }  // namespace dlsim

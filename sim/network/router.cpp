@@ -34,6 +34,7 @@ uint32_t directed_link(const topo::Graph& graph, uint32_t from, uint32_t to) {
 struct Router::Search {
   struct Arc {
     uint32_t to;
+    uint32_t edge;
     int64_t latency_ns;
   };
   using Entry = std::pair<Distance, uint32_t>;
@@ -41,13 +42,18 @@ struct Router::Search {
   explicit Search(const topo::Graph& graph)
       : begin(graph.node_count() + 1, 0), distance(graph.node_count(), kUnreached) {
     for (uint32_t v = 0; v < graph.node_count(); ++v) {
-      for (uint32_t w : graph.neighbors(v))
-        arcs.push_back(Arc{w, graph.edges()[graph.edge_index(v, w)].latency.ns});
+      for (uint32_t w : graph.neighbors(v)) {
+        const auto edge = static_cast<uint32_t>(graph.edge_index(v, w));
+        arcs.push_back(Arc{w, edge, graph.edges()[edge].latency.ns});
+      }
       begin[v + 1] = static_cast<uint32_t>(arcs.size());
     }
   }
 
-  // Settles nodes in order of distance from `origin` until `target` is settled (or all are).
+  bool usable(const Arc& arc) const { return down == nullptr || (*down)[arc.edge] == 0; }
+
+  // Settles nodes in order of distance from `origin` until `target` is settled (or all are),
+  // over the arcs not marked down.
   void run(uint32_t origin, uint32_t target) {
     distance[origin] = Distance{0, 0};
     touched.push_back(origin);
@@ -59,6 +65,7 @@ struct Router::Search {
       if (d != distance[v]) continue;  // a stale entry: v was reached more cheaply since
       if (v == target) break;
       for (uint32_t k = begin[v]; k < begin[v + 1]; ++k) {
+        if (!usable(arcs[k])) continue;
         const Distance through = add_hop(d, arcs[k].latency_ns);
         Distance& best = distance[arcs[k].to];
         if (!(through < best)) continue;
@@ -75,6 +82,7 @@ struct Router::Search {
   // whose distance plus the edge gives `at`'s distance (arcs are sorted by neighbour).
   uint32_t next_on_path(uint32_t at) const {
     for (uint32_t k = begin[at]; k < begin[at + 1]; ++k) {
+      if (!usable(arcs[k])) continue;
       const Distance there = distance[arcs[k].to];
       if (there >= distance[at]) continue;  // also skips unreached and not-yet-final nodes
       if (add_hop(there, arcs[k].latency_ns) == distance[at]) return arcs[k].to;
@@ -93,6 +101,7 @@ struct Router::Search {
   std::vector<Distance> distance;  // kUnreached outside a search
   std::vector<uint32_t> touched;
   std::vector<Entry> frontier;  // a binary min-heap
+  const std::vector<uint8_t>* down = nullptr;  // per edge, 1: not usable in this search
 };
 
 Router::Router(const topo::Graph& graph) : graph_(&graph), hops_{kNoLink} {}
@@ -111,21 +120,71 @@ uint32_t Router::route(uint32_t from, uint32_t to) {
   return start;
 }
 
+namespace {
+struct SavedRoute {  // no padding: the file's bytes are all written
+  uint32_t from, to, start;
+};
+}  // namespace
+
+void Router::save(StateWriter& out) const {
+  // Sorted by position in the store, so the file does not depend on the hash map's order.
+  std::vector<SavedRoute> routes;
+  routes.reserve(routes_.size());
+  for (const auto& [key, start] : routes_)
+    routes.push_back({static_cast<uint32_t>(key >> 32), static_cast<uint32_t>(key), start});
+  std::sort(routes.begin(), routes.end(),
+            [](const SavedRoute& a, const SavedRoute& b) { return a.start < b.start; });
+  out.put_vector(routes);
+  out.put_vector(hops_);
+}
+
+void Router::load(StateReader& in) {
+  const auto routes = in.get_vector<SavedRoute>();
+  std::vector<uint32_t> hops = in.get_vector<uint32_t>();
+  if (hops.empty() || hops[kEmptyRoute] != kNoLink)
+    in.fail("a route store without its empty route");
+  const uint64_t links = 2 * graph_->edges().size();
+  for (uint32_t h : hops)
+    if (h != kNoLink && h >= links) in.fail("a route through a link out of range");
+  routes_.clear();
+  for (const SavedRoute& r : routes) {
+    if (r.start >= hops.size() || r.from >= graph_->node_count() || r.to >= graph_->node_count())
+      in.fail("a route out of range");
+    routes_.emplace((static_cast<uint64_t>(r.from) << 32) | r.to, r.start);
+  }
+  hops_ = std::move(hops);
+}
+
 std::vector<uint32_t> Router::shortest_path(uint32_t from, uint32_t to) {
   DLSIM_CHECK(from != to && from < graph_->node_count() && to < graph_->node_count(),
               "no route from {} to {} among {} nodes", from, to, graph_->node_count());
   if (!search_) search_ = std::make_unique<Search>(*graph_);
-  Search& s = *search_;
-  // Search from the destination (links are symmetric) and stop once `from` is settled: every
-  // node closer to `to` than `from` is then final, which is all the walk below reads.
-  s.run(to, from);
-  const bool reached = s.distance[from] != kUnreached;
+  // Around the links that are down if possible; else the path they would be on.
+  const bool reached =
+      search(from, to, down_edges_) || (down_edges_ != nullptr && search(from, to, nullptr));
   std::vector<uint32_t> path{from};
   if (reached)
-    while (path.back() != to) path.push_back(s.next_on_path(path.back()));
-  s.reset();
+    while (path.back() != to) path.push_back(search_->next_on_path(path.back()));
+  search_->reset();
   DLSIM_CHECK(reached, "node {} cannot reach node {}: the graph is disconnected", from, to);
   return path;
+}
+
+// Searches from the destination (links are symmetric) and stops once `from` is settled: every
+// node closer to `to` than `from` is then final, which is all the walk in shortest_path reads.
+// Leaves the search's distances set when `from` was reached.
+bool Router::search(uint32_t from, uint32_t to, const std::vector<uint8_t>* down_edges) {
+  Search& s = *search_;
+  s.reset();
+  s.down = down_edges;
+  s.run(to, from);
+  return s.distance[from] != kUnreached;
+}
+
+void Router::replace_store(std::vector<uint32_t> hops) {
+  DLSIM_CHECK(routes_.empty() && !hops.empty() && hops[kEmptyRoute] == kNoLink,
+              "a route store replaced while routes are cached, or without its empty route");
+  hops_ = std::move(hops);
 }
 
 }  // namespace dlsim

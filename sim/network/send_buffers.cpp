@@ -81,8 +81,10 @@ SendBuffers::Decision SendBuffers::offer(SimTime now, uint32_t from, uint32_t to
     if (config_.when_full == WhenFull::kCoalesce && p.waiting.back().bytes == bytes)
       return {Verdict::kSupersede, p.waiting.back().slot};
   }
-  DLSIM_CHECK(p.waiting.empty() || p.waiting.back().start <= start,
-              "send buffer {} -> {} out of order", from, to);
+  // A message whose first link changed (a detour around a failed link, network.failures) can go
+  // on the wire before those still waiting on the old one; the buffer is one FIFO per
+  // destination, as a socket is, so it counts the message as waiting until they have left.
+  if (!p.waiting.empty()) start = max(start, p.waiting.back().start);
   p.waiting.push_back(Waiting{start, bytes, slot});
   if (start > now) {
     queue(from, start, bytes);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "sim/core/units.hpp"
 
@@ -71,6 +72,12 @@ std::string JsonObject::string(const std::string& key, std::optional<std::string
   const json& v = required(key);
   if (!v.is_string()) fail(key, fmt::format("expected a string, got {}", v.dump()));
   return v.get<std::string>();
+}
+
+std::string JsonObject::file_path(const std::string& key) {
+  const std::string name = string(key);
+  if (name.empty()) fail(key, "the file name is empty");
+  return (std::filesystem::path(file()).parent_path() / name).lexically_normal().string();
 }
 
 double JsonObject::number(const std::string& key, std::optional<double> fallback, double min,

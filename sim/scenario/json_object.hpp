@@ -46,6 +46,8 @@ class JsonObject {
   const nlohmann::json& raw(const std::string& key);
 
   std::string string(const std::string& key, std::optional<std::string> fallback = {});
+  /// A non-empty file name, resolved against the scenario file's folder (normalised).
+  std::string file_path(const std::string& key);
   double number(const std::string& key, std::optional<double> fallback = {},
                 double min = -std::numeric_limits<double>::infinity(),
                 double max = std::numeric_limits<double>::infinity());

@@ -213,12 +213,16 @@ MemoryEstimate estimate_memory(const ScenarioSpec& s, uint64_t available_bytes) 
                      fmt::format("{} agents x {}", s.agents, format_bytes(kAgentBytes))});
   // A complete physical graph (the default underlay of a dynamic topology) is n(n-1)/2 edges,
   // each two links and its graph entries; the other kinds have O(n) edges, inside "agents".
+  // Markov link failures add each edge's state: its stream, flag, last failure, pending change.
   if (s.topology.kind == topo::TopologyKind::kComplete && s.agents > 1) {
     const double edges = static_cast<double>(s.agents) * (s.agents - 1) / 2.0;
+    const uint64_t per_edge =
+        kCompleteEdgeBytes + (s.network.failures.kind == FailureKind::kMarkov
+                                  ? sizeof(RandomStream) + 1 + 2 * sizeof(SimTime) + 8
+                                  : 0);
     e.parts.push_back({"links", s.dynamic ? "/network/underlay" : "/topology",
-                       saturating_mul(edges, static_cast<double>(kCompleteEdgeBytes)),
-                       fmt::format("{:.0f} edges of a complete graph x {} B", edges,
-                                   kCompleteEdgeBytes)});
+                       saturating_mul(edges, static_cast<double>(per_edge)),
+                       fmt::format("{:.0f} edges of a complete graph x {} B", edges, per_edge)});
   }
   return e;
 }

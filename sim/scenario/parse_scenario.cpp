@@ -40,6 +40,10 @@ void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
   if (collective && s.network.loss_probability > 0)
     throw InputError(fmt::format("{}: /network/loss: an all-reduce cannot lose chunks; use loss 0 "
                                  "with \"{}\"", file, to_string(s.algorithm.kind)));
+  if (collective && s.network.failures.kind != FailureKind::kNone)
+    throw InputError(fmt::format("{}: /network/failures: an all-reduce cannot lose chunks to a "
+                                 "failed link; remove this key with \"{}\"", file,
+                                 to_string(s.algorithm.kind)));
   if (s.data) {
     const models::InputShape shape = input_shape(s.data);
     const models::PartitionSpec& p = s.data->partition;

@@ -4,6 +4,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
+#include "sim/scenario/failures_json.hpp"
 
 namespace dlsim {
 
@@ -102,6 +103,7 @@ NetworkConfig parse_network(JsonObject o, topo::TopologySpec& topology,
   n.jitter = o.duration("jitter", SimTime{});
   n.header_bytes = o.size_bytes("header", 0);
   read_send_buffer(o, n.send_buffer);
+  if (o.has("failures")) n.failures = parse_link_failures(o.object("failures"), agents);
   JsonObject nic = o.object("nic", true);
   read_nic(nic, "uplink", agents, n.nic_uplink_bps, n.nic_uplink_bps_per_agent);
   read_nic(nic, "downlink", agents, n.nic_downlink_bps, n.nic_downlink_bps_per_agent);
@@ -121,6 +123,7 @@ json network_to_json(const NetworkConfig& n) {
     j["nic"]["uplink"] = nic_to_json(n.nic_uplink_bps, n.nic_uplink_bps_per_agent);
   if (n.nic_downlink_bps || !n.nic_downlink_bps_per_agent.empty())
     j["nic"]["downlink"] = nic_to_json(n.nic_downlink_bps, n.nic_downlink_bps_per_agent);
+  if (n.failures.kind != FailureKind::kNone) j["failures"] = link_failures_to_json(n.failures);
   return j;
 }
 

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <limits>
 #include <vector>
 
@@ -147,7 +146,7 @@ void read_size(Reader& r, topo::TopologySpec& spec, std::optional<uint32_t> agen
                                                       : "missing key \"n\"");
 }
 
-void read_parameters(Reader& r, topo::TopologySpec& spec, const std::string& file) {
+void read_parameters(Reader& r, topo::TopologySpec& spec) {
   for (const std::string& key : kind_keys(spec.kind))
     if (!r.has(key) && key != "dimension") r.fail_here(fmt::format("missing key \"{}\"", key));
   if (r.has("degree")) spec.degree = count(r, "degree");
@@ -156,12 +155,7 @@ void read_parameters(Reader& r, topo::TopologySpec& spec, const std::string& fil
   if (r.has("beta")) spec.beta = r.number("beta");
   if (r.has("m")) spec.m = count(r, "m");
   if (r.has("radius")) spec.radius = r.number("radius");
-  if (r.has("file")) {
-    const std::string name = r.string("file");
-    if (name.empty()) r.fail("file", "the file name is empty");
-    const std::filesystem::path folder = std::filesystem::path(file).parent_path();
-    spec.file = (folder / name).lexically_normal().string();
-  }
+  if (r.has("file")) spec.file = r.file_path("file");
 }
 
 void read_edges(Reader& r, topo::TopologySpec& spec) {
@@ -185,7 +179,7 @@ topo::TopologySpec parse_topology(const json& j, const std::string& file,
   spec.kind = read_kind(r);
   check_keys(r, spec.kind);
   read_size(r, spec, agents);
-  read_parameters(r, spec, file);
+  read_parameters(r, spec);
   read_edges(r, spec);
   spec.source_file = file;
   spec.source_pointer = pointer;

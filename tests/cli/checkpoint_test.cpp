@@ -209,6 +209,13 @@ TEST_CASE("churn runs killed with SIGKILL and resumed give the same results") {
                 R"(/churn={"kind":"markov","mean_online":"20ms","mean_offline":"20ms"})"});
 }
 
+TEST_CASE("runs with link failures killed with SIGKILL and resumed give the same results") {
+  // Link states and their streams, routes forgotten and recomputed, messages in flight on them.
+  check_survives_kills("gossip-async-lossy",
+                       {"--set", "/run/iterations=400", "--set",
+                        R"(/network/failures={"kind":"markov","mtbf":"20ms","mttr":"5ms"})"});
+}
+
 TEST_CASE("runs with full send buffers killed with SIGKILL and resumed give the same results") {
   // 1 Mbit/s links: copies waiting, superseded, refused or blocking their senders; compressed
   // deltas blocking; the overload watch past its 1 s stretch.

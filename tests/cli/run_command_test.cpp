@@ -58,6 +58,21 @@ std::string fingerprint_of(const std::string& scenario, std::vector<std::string>
   return summary(out)["fingerprint"];
 }
 
+// Runs the smoke scenario `name` with `extra` on 1 thread and on 2; checks that the two
+// fingerprints agree and returns the 1-thread run's summary.json.
+json summary_where_threads_agree(const std::string& name, const std::vector<std::string>& extra) {
+  const std::string out = scratch("threads");
+  std::vector<std::string> one{"run", smoke(name), "-o", out, "--quiet", "--threads", "1"};
+  one.insert(one.end(), extra.begin(), extra.end());
+  const Result r = run_dlsim(one);
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  json s = summary(out);
+  std::vector<std::string> two = extra;
+  two.insert(two.end(), {"--threads", "2"});
+  CHECK(s["fingerprint"] == fingerprint_of(smoke(name), two));
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("only algorithms with a centre variable report one") {
@@ -153,15 +168,7 @@ TEST_CASE("compressed runs: threads 1 and 2 give identical fingerprints, sizes a
   for (const auto& [name, extra] : runs) {
     CAPTURE(name);
     CAPTURE(extra[1]);
-    std::vector<std::string> two = extra;
-    two.insert(two.end(), {"--threads", "2"});
-    const std::string out = scratch("compressed");
-    std::vector<std::string> one{"run", smoke(name), "-o", out, "--quiet", "--threads", "1"};
-    one.insert(one.end(), extra.begin(), extra.end());
-    const Result r = run_dlsim(one);
-    REQUIRE_MESSAGE(r.code == 0, r.err);
-    const json s = summary(out);
-    CHECK(s["fingerprint"] == fingerprint_of(smoke(name), two));
+    const json s = summary_where_threads_agree(name, extra);
     CHECK(s["fingerprint"] != fingerprint_of(smoke(name)));  // the compression changed the run
     const json& comm = s["comm"];
     CHECK(comm["bytes_uncompressed"].get<uint64_t>() > comm["bytes"].get<uint64_t>());
@@ -220,15 +227,7 @@ TEST_CASE("churn: threads 1 and 2 give identical fingerprints, drops are counted
       const std::vector<std::string> extra{
           "--set", fmt::format(R"(/churn={{"kind":"markov","mean_online":"20ms","mean_offline":"10ms","rejoin":"{}"}})", rejoin),
           "--set", "/network/loss=0.1"};
-      std::vector<std::string> two = extra;
-      two.insert(two.end(), {"--threads", "2"});
-      const std::string out = scratch("churn");
-      std::vector<std::string> one{"run", smoke(name), "-o", out, "--quiet", "--threads", "1"};
-      one.insert(one.end(), extra.begin(), extra.end());
-      const Result r = run_dlsim(one);
-      REQUIRE_MESSAGE(r.code == 0, r.err);
-      const json s = summary(out);
-      CHECK(s["fingerprint"] == fingerprint_of(smoke(name), two));
+      const json s = summary_where_threads_agree(name, extra);
       const json& drops = s["comm"]["dropped_by_reason"];
       CHECK(drops["offline"].get<uint64_t>() > 0);
       CHECK(drops["loss"].get<uint64_t>() > 0);
@@ -237,6 +236,22 @@ TEST_CASE("churn: threads 1 and 2 give identical fingerprints, drops are counted
       // Savings are against the steps agents took: D-PSGD fires at every one of them.
       if (std::string(name) == "dpsgd") CHECK(s["comm"]["savings"].get<double>() == 0.0);
     }
+}
+
+TEST_CASE("link failures: threads 1 and 2 give identical fingerprints, drops are counted by reason") {
+  // Sync and async, links failing every ~1 ms for ~1 ms (rerouted around, or dropped).
+  for (const std::string name : {"detsgrad", "detsgrad-async", "gossip-async-lossy"}) {
+    CAPTURE(name);
+    const std::vector<std::string> extra{
+        "--set", R"(/network/failures={"kind":"markov","mtbf":"1ms","mttr":"1ms"})"};
+    const json s = summary_where_threads_agree(name, extra);
+    CHECK(s["fingerprint"] != fingerprint_of(smoke(name)));
+    const json& drops = s["comm"]["dropped_by_reason"];
+    CHECK(drops["link_down"].get<uint64_t>() > 0);
+    CHECK(drops["loss"].get<uint64_t>() + drops["offline"].get<uint64_t>() +
+              drops["link_down"].get<uint64_t>() ==
+          s["comm"]["messages_dropped"].get<uint64_t>());
+  }
 }
 
 TEST_CASE("send buffers: every when_full mode does its part, and threads 1 and 2 agree") {
@@ -248,16 +263,7 @@ TEST_CASE("send buffers: every when_full mode does its part, and threads 1 and 2
     const std::vector<std::string> set{"--set", "/network/bandwidth=\"1Mbps\"",
                                        "--set", "/network/send_buffer=2",
                                        "--set", "/network/when_full=\"" + mode + "\""};
-    const std::string out = scratch("buffers");
-    std::vector<std::string> one{"run", smoke("detsgrad-async"), "-o", out, "--quiet", "--threads",
-                                 "1"};
-    one.insert(one.end(), set.begin(), set.end());
-    const Result r = run_dlsim(one);
-    REQUIRE_MESSAGE(r.code == 0, r.err);
-    const json s = summary(out);
-    std::vector<std::string> two = set;
-    two.insert(two.end(), {"--threads", "2"});
-    CHECK(s["fingerprint"] == fingerprint_of(smoke("detsgrad-async"), two));
+    const json s = summary_where_threads_agree("detsgrad-async", set);
     const json& comm = s["comm"];
     const json& b = comm["send_buffers"];
     const uint64_t sent = comm["messages"], superseded = b["superseded"], dropped = b["dropped"];
