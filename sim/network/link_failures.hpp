@@ -1,8 +1,8 @@
-// Physical links that fail and are repaired (docs/network.md, "Link failures"): which edges of
-// the physical graph are down at a given simulated time. A failure takes both directions of an
-// edge down. A trace lists each edge's down intervals; the Markov model alternates exponential
-// up and down durations per edge (means mtbf and mttr), drawn from the stream
-// (seed, "link_failure", edge). State changes are applied lazily, in time order, when the
+// Physical links that fail and are repaired (docs/algorithms.md, "Time", link failures): which
+// edges of the physical graph are down at a given simulated time. A failure takes both
+// directions of an edge down. A trace lists each edge's down intervals; the Markov model
+// alternates exponential up and down durations per edge (means mtbf and mttr), drawn from the
+// stream (seed, "link_failure", edge). State changes are applied lazily, in time order, when the
 // network next looks (advance): nothing is scheduled, so a run's event queue is as without
 // failures, and memory is one state per edge however long the run.
 #pragma once
