@@ -74,7 +74,7 @@ class LinkFailures {
   SimTime mtbf_, mttr_;
   std::vector<uint8_t> down_;
   std::vector<SimTime> last_failure_;  // SimTime{-1}: never failed
-  std::vector<Change> changes_;        // a min-heap on (at, edge), one entry per edge still changing
+  std::vector<Change> changes_;        // min-heap on (at, edge): one per edge that still changes
   uint64_t failures_ = 0;
   std::vector<RandomStream> random_;   // markov: per edge
   std::vector<uint32_t> trace_begin_;  // trace: trace_[trace_begin_[e] ..) are e's intervals

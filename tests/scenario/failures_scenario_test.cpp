@@ -34,7 +34,8 @@ std::string trace_error(const std::string& name, const std::string& text) {
 
 TEST_CASE("link failures parse to their spec and back: a trace file, and markov") {
   const std::string path = write_test_file(
-      "failures", "good.csv", "u,v,down_from,up_again\n# a comment\n\n2,1,0.5,1.5\n1,2,2,inf\n0,3,0,0.25\n");
+      "failures", "good.csv",
+      "u,v,down_from,up_again\n# a comment\n\n2,1,0.5,1.5\n1,2,2,inf\n0,3,0,0.25\n");
   ScenarioSpec s = parse_scenario(scenario({{"kind", "trace"}, {"file", path}}), "s.json");
   const LinkFailureSpec& f = s.network.failures;
   CHECK(f.kind == FailureKind::kTrace);
