@@ -197,6 +197,12 @@ TEST_CASE("dynamic-topology runs killed with SIGKILL and resumed give the same r
                 R"(/topology={"dynamic":{"kind":"sequence","every":7,"topologies":[{"kind":"ring"},{"kind":"star"}]}})"});
   check_survives_kills("dpsgd", {"--set", "/run/iterations=400", "--set",
                                  R"(/topology={"dynamic":{"kind":"random_matching"}})"});
+  // DETSGRAD: the round's sources, copies and forced sends.
+  check_survives_kills(
+      "detsgrad", {"--set", "/run/iterations=400", "--set",
+                   R"(/topology={"dynamic":{"kind":"sequence","every":5,"topologies":[{"kind":"ring"},{"kind":"star"}]}})"});
+  check_survives_kills("detsgrad", {"--set", "/run/iterations=400", "--set",
+                                    R"(/topology={"dynamic":{"kind":"epidemic","s":2}})"});
 }
 
 TEST_CASE("churn runs killed with SIGKILL and resumed give the same results") {

@@ -212,6 +212,36 @@ TEST_CASE("dynamic topologies: threads 1 and 2 give identical fingerprints") {
   }
 }
 
+TEST_CASE("dynamic DETSGRAD: threads 1 and 2 give identical fingerprints, and forced sends are "
+          "messages without events") {
+  // A sequence alternating ring and star every 3 iterations over lossy links: new edges get
+  // forced sends, copies leave with their edges.
+  const std::vector<std::string> extra{
+      "--set",
+      R"(/topology={"dynamic":{"kind":"sequence","every":3,"topologies":[{"kind":"ring"},{"kind":"star"}]}})",
+      "--set", "/network/loss=0.2"};
+  std::vector<std::string> two = extra;
+  two.insert(two.end(), {"--threads", "2"});
+  const std::string out = scratch("dynamic-detsgrad");
+  std::vector<std::string> one{"run", smoke("detsgrad"), "-o", out, "--quiet", "--threads", "1"};
+  one.insert(one.end(), extra.begin(), extra.end());
+  const Result r = run_dlsim(one);
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const json s = summary(out);
+  CHECK(s["fingerprint"].get<std::string>() == fingerprint_of(smoke("detsgrad"), two));
+  CHECK(s["fingerprint"].get<std::string>() != fingerprint_of(smoke("detsgrad")));
+  // v0 = 1e30: round 0's 4 events on the ring (8 messages), then forced sends only: the star's
+  // new edge 0-2 at k = 3, 9, ..., 57 (10 x 2) and the ring's 1-2 and 2-3 at k = 6, ..., 54
+  // (9 x 4): 64 messages, 4 events.
+  const std::string quiet = scratch("dynamic-detsgrad-forced");
+  const Result f = run_dlsim({"run", smoke("detsgrad"), "-o", quiet, "--quiet", "--set", extra[1],
+                              "--set", "/trigger/v0=1e30"});
+  REQUIRE_MESSAGE(f.code == 0, f.err);
+  const json forced = summary(quiet);
+  CHECK(forced["comm"]["events"] == 4);
+  CHECK(forced["comm"]["messages"] == 64);
+}
+
 TEST_CASE("churn: threads 1 and 2 give identical fingerprints, drops are counted by reason") {
   for (const char* name : {"dpsgd", "detsgrad"})
     for (const char* rejoin : {"stale", "pull"}) {

@@ -91,10 +91,10 @@ TEST_CASE("bad dynamic topology input names its JSON pointer") {
   CHECK(scenario_error_of(with(scenario(kSequence), "/topology/dynamic/topologies/0/kind",
                                "torus")) ==
         "s.json: /topology/dynamic/topologies/0: missing key \"rows\"");
-  CHECK(scenario_error_of(with(with(scenario(kEpidemic), "/algorithm/kind", "detsgrad"),
-                               "/trigger", {{"kind", "always"}})) ==
-        "s.json: /topology/dynamic: a dynamic topology works with \"dpsgd\" so far; "
-        "\"detsgrad\" keeps state per fixed neighbour");
+  CHECK(scenario_error_of(with(with(scenario(kEpidemic), "/algorithm/kind", "eventgrad"),
+                               "/trigger", {{"kind", "adaptive"}, {"horizon", 0.9}})) ==
+        "s.json: /topology/dynamic: a dynamic topology works with \"dpsgd\" and \"detsgrad\" "
+        "so far; \"eventgrad\" keeps state per fixed neighbour");
   CHECK(scenario_error_of(with(scenario(kEpidemic), "/time/mode", "async")) ==
         "s.json: /time/mode: a dynamic topology runs in sync mode (every round draws its graph)");
   json static_with_underlay = scenario(kEpidemic);
@@ -124,4 +124,27 @@ TEST_CASE("the memory estimate counts a complete underlay's links and names /net
   } catch (const InputError& error) {
     CHECK(std::string(error.what()).starts_with("s.json: /network/underlay: the run needs"));
   }
+}
+
+TEST_CASE("DETSGRAD accepts a dynamic topology with whole-model sends; compression, local steps "
+          "and per-tensor triggers are refused naming their key") {
+  const json detsgrad = with(with(scenario(kEpidemic), "/algorithm/kind", "detsgrad"), "/trigger",
+                             {{"kind", "threshold"}, {"v0", 0.5}});
+  for (const json& d : {json{{"kind", "one_peer_exponential"}}, kEpidemic,
+                        json{{"kind", "random_matching"}}, kSequence}) {
+    CAPTURE(d.dump());
+    CHECK(parse_scenario(with(detsgrad, "/topology/dynamic", d), "s.json").dynamic);
+  }
+  CHECK(scenario_error_of(with(detsgrad, "/algorithm/compression", {{"kind", "top_k"},
+                                                                    {"k", 3}})) ==
+        "s.json: /algorithm/compression: DETSGRAD on a dynamic topology sends whole models (a new "
+        "neighbour holds no copy to add a compressed difference to)");
+  CHECK(scenario_error_of(with(detsgrad, "/algorithm/local_steps", 2)) ==
+        "s.json: /algorithm/local_steps: DETSGRAD on a dynamic topology communicates every "
+        "iteration it may (local_steps 1)");
+  CHECK(scenario_error_of(with(detsgrad, "/trigger/granularity", "layer")) ==
+        "s.json: /trigger: DETSGRAD on a dynamic topology decides on the whole model (a new "
+        "neighbour holds no tensors to update)");
+  CHECK(scenario_error_of(with(detsgrad, "/time/mode", "async")) ==
+        "s.json: /time/mode: a dynamic topology runs in sync mode (every round draws its graph)");
 }
