@@ -25,10 +25,11 @@ bool is_quadratic(const models::ModelSpec& m) {
 // What runs on a dynamic topology (docs/algorithms.md, "Dynamic topologies").
 void check_dynamic(const ScenarioSpec& s, const std::string& file) {
   const AlgorithmKind k = s.algorithm.kind;
-  if (k != AlgorithmKind::kDpsgd && k != AlgorithmKind::kDetsgrad)
-    throw InputError(fmt::format("{}: /topology/dynamic: a dynamic topology works with \"dpsgd\" "
-                                 "and \"detsgrad\" so far; \"{}\" keeps state per fixed "
-                                 "neighbour", file, to_string(k)));
+  if (k != AlgorithmKind::kDpsgd && k != AlgorithmKind::kDetsgrad &&
+      k != AlgorithmKind::kGossip && k != AlgorithmKind::kElasticGossip)
+    throw InputError(fmt::format("{}: /topology/dynamic: a dynamic topology works with \"dpsgd\", "
+                                 "\"detsgrad\", \"gossip\" and \"elastic_gossip\" so far; "
+                                 "\"{}\" keeps state per fixed neighbour", file, to_string(k)));
   if (k != AlgorithmKind::kDetsgrad) return;
   if (s.algorithm.compression.enabled())
     throw InputError(fmt::format("{}: /algorithm/compression: DETSGRAD on a dynamic topology "

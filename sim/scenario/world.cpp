@@ -86,8 +86,13 @@ std::unique_ptr<Algorithm> make_algorithm(World& w) {
       if (w.spec.dynamic) return std::make_unique<Detsgrad>(a.detsgrad, trigger, make_overlay(w));
       return std::make_unique<Detsgrad>(a.detsgrad, trigger, w.graph, a.compression);
     case AlgorithmKind::kGossip:
+      if (w.spec.dynamic)
+        return std::make_unique<GossipSgd>(a.gossip_mode, trigger, make_overlay(w), a.compression);
       return std::make_unique<GossipSgd>(a.gossip_mode, trigger, w.graph, a.compression);
     case AlgorithmKind::kElasticGossip:
+      if (w.spec.dynamic)
+        return std::make_unique<ElasticGossip>(a.elastic_alpha, trigger, make_overlay(w),
+                                               w.spec.time.mode, a.compression);
       return std::make_unique<ElasticGossip>(a.elastic_alpha, trigger, w.graph, w.spec.time.mode,
                                              a.compression);
     case AlgorithmKind::kAllReduce:

@@ -203,6 +203,9 @@ TEST_CASE("dynamic-topology runs killed with SIGKILL and resumed give the same r
                    R"(/topology={"dynamic":{"kind":"sequence","every":5,"topologies":[{"kind":"ring"},{"kind":"star"}]}})"});
   check_survives_kills("detsgrad", {"--set", "/run/iterations=400", "--set",
                                     R"(/topology={"dynamic":{"kind":"epidemic","s":2}})"});
+  // Gossip: the overlay's matchings drawn by the algorithm's own overlay.
+  check_survives_kills("gossip-pull", {"--set", "/run/iterations=400", "--set",
+                                       R"(/topology={"dynamic":{"kind":"random_matching"}})"});
 }
 
 TEST_CASE("churn runs killed with SIGKILL and resumed give the same results") {

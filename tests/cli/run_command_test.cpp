@@ -242,6 +242,20 @@ TEST_CASE("dynamic DETSGRAD: threads 1 and 2 give identical fingerprints, and fo
   CHECK(forced["comm"]["messages"] == 64);
 }
 
+TEST_CASE("dynamic gossip and elastic gossip: threads 1 and 2 give identical fingerprints") {
+  for (const char* name : {"gossip-pull", "gossip-push", "elastic-gossip"}) {
+    CAPTURE(name);
+    const std::vector<std::string> extra{"--set", R"(/topology={"dynamic":{"kind":"epidemic","s":2}})",
+                                         "--set", "/network/loss=0.1"};
+    std::vector<std::string> one = extra, two = extra;
+    one.insert(one.end(), {"--threads", "1"});
+    two.insert(two.end(), {"--threads", "2"});
+    const std::string a = fingerprint_of(smoke(name), one);
+    CHECK(a == fingerprint_of(smoke(name), two));
+    CHECK(a != fingerprint_of(smoke(name)));
+  }
+}
+
 TEST_CASE("churn: threads 1 and 2 give identical fingerprints, drops are counted by reason") {
   for (const char* name : {"dpsgd", "detsgrad"})
     for (const char* rejoin : {"stale", "pull"}) {

@@ -93,8 +93,9 @@ TEST_CASE("bad dynamic topology input names its JSON pointer") {
         "s.json: /topology/dynamic/topologies/0: missing key \"rows\"");
   CHECK(scenario_error_of(with(with(scenario(kEpidemic), "/algorithm/kind", "eventgrad"),
                                "/trigger", {{"kind", "adaptive"}, {"horizon", 0.9}})) ==
-        "s.json: /topology/dynamic: a dynamic topology works with \"dpsgd\" and \"detsgrad\" "
-        "so far; \"eventgrad\" keeps state per fixed neighbour");
+        "s.json: /topology/dynamic: a dynamic topology works with \"dpsgd\", \"detsgrad\", "
+        "\"gossip\" and \"elastic_gossip\" so far; \"eventgrad\" keeps state per fixed "
+        "neighbour");
   CHECK(scenario_error_of(with(scenario(kEpidemic), "/time/mode", "async")) ==
         "s.json: /time/mode: a dynamic topology runs in sync mode (every round draws its graph)");
   json static_with_underlay = scenario(kEpidemic);
@@ -147,4 +148,20 @@ TEST_CASE("DETSGRAD accepts a dynamic topology with whole-model sends; compressi
         "neighbour holds no tensors to update)");
   CHECK(scenario_error_of(with(detsgrad, "/time/mode", "async")) ==
         "s.json: /time/mode: a dynamic topology runs in sync mode (every round draws its graph)");
+}
+
+TEST_CASE("Gossiping SGD and Elastic Gossip accept a dynamic topology in sync mode") {
+  for (const char* kind : {"gossip", "elastic_gossip"})
+    for (const json& d : {json{{"kind", "one_peer_exponential"}}, kEpidemic,
+                          json{{"kind", "random_matching"}}, kSequence}) {
+      CAPTURE(kind);
+      CAPTURE(d.dump());
+      const json j = with(with(with(scenario(d), "/algorithm/kind", kind), "/trigger",
+                               {{"kind", "probability"}, {"p", 0.5}}),
+                          "/time/mode", "sync");
+      CHECK(parse_scenario(j, "s.json").dynamic);
+      CHECK(scenario_error_of(with(j, "/time/mode", "async")) ==
+            "s.json: /time/mode: a dynamic topology runs in sync mode (every round draws its "
+            "graph)");
+    }
 }
