@@ -26,10 +26,16 @@ bool is_quadratic(const models::ModelSpec& m) {
 void check_dynamic(const ScenarioSpec& s, const std::string& file) {
   const AlgorithmKind k = s.algorithm.kind;
   if (k != AlgorithmKind::kDpsgd && k != AlgorithmKind::kDetsgrad &&
-      k != AlgorithmKind::kGossip && k != AlgorithmKind::kElasticGossip)
+      k != AlgorithmKind::kGossip && k != AlgorithmKind::kElasticGossip &&
+      k != AlgorithmKind::kChoco)
     throw InputError(fmt::format("{}: /topology/dynamic: a dynamic topology works with \"dpsgd\", "
-                                 "\"detsgrad\", \"gossip\" and \"elastic_gossip\" so far; "
-                                 "\"{}\" keeps state per fixed neighbour", file, to_string(k)));
+                                 "\"detsgrad\", \"gossip\", \"elastic_gossip\" and \"choco\" "
+                                 "so far; \"{}\" keeps state per fixed neighbour", file,
+                                 to_string(k)));
+  if (k == AlgorithmKind::kChoco && s.algorithm.local_steps != 1)
+    throw InputError(fmt::format("{}: /algorithm/local_steps: CHOCO on a dynamic topology "
+                                 "communicates every iteration (local_steps 1): an edge that "
+                                 "appears in a local step would never carry its whole copy", file));
   if (k != AlgorithmKind::kDetsgrad) return;
   if (s.algorithm.compression.enabled())
     throw InputError(fmt::format("{}: /algorithm/compression: DETSGRAD on a dynamic topology "

@@ -71,6 +71,8 @@ std::unique_ptr<Algorithm> make_algorithm(World& w) {
       }
     case AlgorithmKind::kChoco:
       try {
+        if (w.spec.dynamic)
+          return std::make_unique<Choco>(make_overlay(w), a.choco_gamma, trigger, a.compression);
         return std::make_unique<Choco>(w.graph, a.mixing, a.choco_gamma, trigger, a.compression,
                                        a.local_steps);
       } catch (const InputError& e) {

@@ -256,6 +256,22 @@ TEST_CASE("dynamic gossip and elastic gossip: threads 1 and 2 give identical fin
   }
 }
 
+TEST_CASE("dynamic CHOCO: threads 1 and 2 give identical fingerprints") {
+  for (const char* dynamic : {R"({"kind":"epidemic","s":2})",
+                              R"({"kind":"sequence","every":3,"topologies":[{"kind":"ring"},{"kind":"star"}]})"}) {
+    CAPTURE(dynamic);
+    const std::vector<std::string> extra{
+        "--set", std::string(R"(/topology={"dynamic":)") + dynamic + "}", "--set",
+        R"(/algorithm={"kind":"choco","gamma":0.2,"compression":{"kind":"top_k","fraction":0.1}})",
+        "--set", R"(/trigger={"kind":"always"})", "--set", "/network/loss=0.1"};
+    std::vector<std::string> one = extra, two = extra;
+    one.insert(one.end(), {"--threads", "1"});
+    two.insert(two.end(), {"--threads", "2"});
+    const std::string a = fingerprint_of(smoke("dpsgd"), one);
+    CHECK(a == fingerprint_of(smoke("dpsgd"), two));
+  }
+}
+
 TEST_CASE("churn: threads 1 and 2 give identical fingerprints, drops are counted by reason") {
   for (const char* name : {"dpsgd", "detsgrad"})
     for (const char* rejoin : {"stale", "pull"}) {

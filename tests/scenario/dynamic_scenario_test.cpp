@@ -94,8 +94,8 @@ TEST_CASE("bad dynamic topology input names its JSON pointer") {
   CHECK(scenario_error_of(with(with(scenario(kEpidemic), "/algorithm/kind", "eventgrad"),
                                "/trigger", {{"kind", "adaptive"}, {"horizon", 0.9}})) ==
         "s.json: /topology/dynamic: a dynamic topology works with \"dpsgd\", \"detsgrad\", "
-        "\"gossip\" and \"elastic_gossip\" so far; \"eventgrad\" keeps state per fixed "
-        "neighbour");
+        "\"gossip\", \"elastic_gossip\" and \"choco\" so far; \"eventgrad\" keeps state per "
+        "fixed neighbour");
   CHECK(scenario_error_of(with(scenario(kEpidemic), "/time/mode", "async")) ==
         "s.json: /time/mode: a dynamic topology runs in sync mode (every round draws its graph)");
   json static_with_underlay = scenario(kEpidemic);
@@ -164,4 +164,19 @@ TEST_CASE("Gossiping SGD and Elastic Gossip accept a dynamic topology in sync mo
             "s.json: /time/mode: a dynamic topology runs in sync mode (every round draws its "
             "graph)");
     }
+}
+
+TEST_CASE("CHOCO accepts a dynamic topology with local_steps 1; more local steps are refused") {
+  const json choco = with(with(scenario(kSequence), "/algorithm",
+                               {{"kind", "choco"}, {"gamma", 0.3},
+                                {"compression", {{"kind", "top_k"}, {"k", 3}}}}),
+                          "/trigger", {{"kind", "always"}});
+  for (const json& d : {json{{"kind", "one_peer_exponential"}}, kEpidemic,
+                        json{{"kind", "random_matching"}}, kSequence}) {
+    CAPTURE(d.dump());
+    CHECK(parse_scenario(with(choco, "/topology/dynamic", d), "s.json").dynamic);
+  }
+  CHECK(scenario_error_of(with(choco, "/algorithm/local_steps", 3)) ==
+        "s.json: /algorithm/local_steps: CHOCO on a dynamic topology communicates every iteration "
+        "(local_steps 1): an edge that appears in a local step would never carry its whole copy");
 }
