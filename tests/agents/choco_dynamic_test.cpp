@@ -49,7 +49,7 @@ bool copies_agree(const Choco& alg, const topo::Graph& g) {
 }  // namespace
 
 TEST_CASE(
-    "dynamic CHOCO: a new edge carries the sender's whole x^_j instead of q_j; holders "
+    "dynamic CHOCO: a new edge carries the sender's whole x^_j instead of q_j, and holders "
     "equal senders bit for bit") {
   // Line 0-1-2-3 for rounds 0-1, the ring (adds 0-3) for rounds 2-3, and so on.
   Choco alg(sequence_of({line_graph(4), ring_graph(4)}, 2), 0.3, TriggerSpec{}, top_k_qsgd(3));

@@ -39,7 +39,7 @@ Overlay sequence_of(std::vector<topo::Graph> graphs, int64_t every) {
 
 TEST_CASE(
     "dynamic DETSGRAD: a new edge gets the sender's current model (a message, not an "
-    "event); a copy is dropped with its edge") {
+    "event), and a copy is dropped with its edge") {
   // Line 0-1-2-3 for rounds 0-1, the ring (adds 0-3) for rounds 2-3, the line again, ...
   // v0 = 1e30: only round 0's first broadcasts fire (the drift is infinite before them).
   Detsgrad alg(consensus_only(), threshold(1e30, 0.0),

@@ -127,8 +127,8 @@ TEST_CASE("the memory estimate counts a complete underlay's links and names /net
   }
 }
 
-TEST_CASE("DETSGRAD accepts a dynamic topology with whole-model sends; compression, local steps "
-          "and per-tensor triggers are refused naming their key") {
+TEST_CASE("DETSGRAD accepts a dynamic topology with whole-model sends, and refuses compression, "
+          "local steps and per-tensor triggers naming their key") {
   const json detsgrad = with(with(scenario(kEpidemic), "/algorithm/kind", "detsgrad"), "/trigger",
                              {{"kind", "threshold"}, {"v0", 0.5}});
   for (const json& d : {json{{"kind", "one_peer_exponential"}}, kEpidemic,
@@ -166,7 +166,7 @@ TEST_CASE("Gossiping SGD and Elastic Gossip accept a dynamic topology in sync mo
     }
 }
 
-TEST_CASE("CHOCO accepts a dynamic topology with local_steps 1; more local steps are refused") {
+TEST_CASE("CHOCO accepts a dynamic topology with local_steps 1 and refuses more local steps") {
   const json choco = with(with(scenario(kSequence), "/algorithm",
                                {{"kind", "choco"}, {"gamma", 0.3},
                                 {"compression", {{"kind", "top_k"}, {"k", 3}}}}),
@@ -179,4 +179,18 @@ TEST_CASE("CHOCO accepts a dynamic topology with local_steps 1; more local steps
   CHECK(scenario_error_of(with(choco, "/algorithm/local_steps", 3)) ==
         "s.json: /algorithm/local_steps: CHOCO on a dynamic topology communicates every iteration "
         "(local_steps 1): an edge that appears in a local step would never carry its whole copy");
+}
+
+TEST_CASE("the memory estimate counts CHOCO's copies per source of the dynamic graph, not per "
+          "underlay neighbour") {
+  const json choco = with(with(scenario({{"kind", "one_peer_exponential"}}), "/algorithm",
+                               {{"kind", "choco"}, {"gamma", 0.3}}),
+                          "/trigger", {{"kind", "always"}});
+  const json big = with(choco, "/agents", 64);
+  // x, g, x^_i, one copy, the whole copy for a new edge: 5 vectors (the quadratic's c: 6).
+  CHECK(estimate_memory(parse_scenario(big, "s.json"), uint64_t{1} << 40).vectors_per_agent ==
+        doctest::Approx(6.0));
+  const json epidemic = with(big, "/topology/dynamic", {{"kind", "epidemic"}, {"s", 4}});
+  CHECK(estimate_memory(parse_scenario(epidemic, "s.json"), uint64_t{1} << 40).vectors_per_agent ==
+        doctest::Approx(6.0 + 3.0 + 6.0));  // 4 + 3 sqrt(4) sources instead of 1
 }
