@@ -61,7 +61,8 @@ void Choco::begin_round(int64_t k, SimTime now) {
   for (PerAgent& s : state_) s.fresh.clear();
   if (!overlay_->begin_round(k, now)) return;
   // A copy is kept while its source stays one; a source that was not one last round sends its
-  // whole x^_j this round (i goes into its list of new targets, receivers in ascending order).
+  // whole x^_j this round (i goes into its list of new targets, receivers in ascending order),
+  // unless x^_j is still 0: then i's new copy starts at 0, as every copy does on a static graph.
   std::vector<ParamVector> held;
   std::vector<char> have;
   for (uint32_t i = 0; i < state_.size(); ++i) {
@@ -78,7 +79,9 @@ void Choco::begin_round(int64_t k, SimTime now) {
         have[n] = s.have[old];
         s.have[old] = 2;  // moved
       } else {
-        state_[live[n]].fresh.push_back(i);
+        const bool published = state_[live[n]].published;
+        if (published) state_[live[n]].fresh.push_back(i);
+        have[n] = published ? 0 : 1;
         held.emplace_back();  // storage below
       }
     }
@@ -91,6 +94,7 @@ void Choco::begin_round(int64_t k, SimTime now) {
       } else {
         held[n] = std::move(s.spare.back());
         s.spare.pop_back();
+        if (have[n]) held[n].setZero();  // the copy of an x^_j that is still 0
       }
     }
     s.held.swap(held);
@@ -119,6 +123,7 @@ void Choco::after_gradient(Agent& a) {
     s.pending = compression_.delta(
         a, std::span<const float>(diff.data(), static_cast<size_t>(diff.size())));
     s.pending->add_to(std::span<float>(s.own.data(), static_cast<size_t>(s.own.size())));
+    s.published = true;
   }
   // New targets get x^_i as it now is, whole (a copy from i's pool, in the parallel phase).
   if (!s.fresh.empty()) s.whole = s.pool.take_copy(s.own);
@@ -181,6 +186,7 @@ void Choco::save(SnapshotSaver& out) const {
       w.put_vector(s.have);
       w.put_vector(s.fresh);
       out.put(s.whole);
+      w.put(s.published);
     }
     w.put<uint64_t>(s.held.size());
     for (const ParamVector& h : s.held) save_params(h, w);
@@ -200,6 +206,7 @@ void Choco::load(SnapshotLoader& in) {
       s.have = r.get_vector<char>();
       s.fresh = r.get_vector<uint32_t>();
       s.whole = in.get_snapshot();
+      s.published = r.get<bool>();
       if (s.sources.size() >= state_.size() || s.have.size() != s.sources.size())
         r.fail("another graph: a list of neighbours differs");
       s.held.resize(s.sources.size(), ParamVector::Zero(s.own.size()));

@@ -13,9 +13,10 @@
 // On a dynamic overlay (overlay.hpp; local_steps 1) i sends q_i to the round's targets and mixes
 // its sources' copies with the overlay's weights. A copy lives as long as its edge: when j -> i
 // appears (it was not in the previous round's graph), j sends i its whole x^_j (after this
-// round's q_j; uncompressed, a message but not an event) instead of q_j, and i's copy becomes it;
-// when the edge goes, i drops the copy. A holder whose whole copy was lost has none until the
-// edge comes back: it leaves that source out and ignores its q's.
+// round's q_j; uncompressed, a message but not an event) instead of q_j, and i's copy becomes it
+// (unless x^_j is still 0: i's copy then starts at 0, as on a static graph); when the edge goes,
+// i drops the copy. A holder whose whole copy was lost has none until the edge comes back: it
+// leaves that source out and ignores its q's.
 #pragma once
 
 #include <algorithm>
@@ -81,6 +82,7 @@ class Choco final : public Algorithm {
     Snapshot whole;
     SnapshotPool pool;
     std::vector<ParamVector> spare;
+    bool published = false;  // x^_i has taken a q (it is no longer 0)
   };
 
   std::span<const uint32_t> targets(uint32_t i) const {

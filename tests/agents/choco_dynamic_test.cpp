@@ -68,9 +68,9 @@ TEST_CASE(
     whole = compressed = 0;
     return run_round(alg, agents, &events, count);
   };
-  CHECK(round() == 6);  // round 0: every edge is new: whole copies only
-  CHECK(whole == 6);
-  CHECK(events == EventCounts{1, 1, 1, 1});  // the trigger fired: x^_i took q_i
+  CHECK(round() == 6);  // round 0: every edge is new, but every x^_j is still 0: q's only
+  CHECK(compressed == 6);
+  CHECK(events == EventCounts{1, 1, 1, 1});
   CHECK(copies_agree(alg, line));
   CHECK(round() == 6);  // round 1: q's along the line
   CHECK(compressed == 6);
@@ -104,8 +104,8 @@ TEST_CASE(
   auto a = make_agents(p.x0, p.c), b = make_agents(p.x0, p.c);
   fixed.start(a);
   switching.start(b);
-  // Round 0's edges are all new and carry whole copies x^_j = 0 + q_j where the static run
-  // sends q_j to copies at 0: the same bits, the same number of messages.
+  // Round 0's edges are all new, but every x^_j is still 0: new copies start at 0 and take q_j,
+  // as on the static graph.
   EventCounts events_a, events_b;
   for (int k = 0; k < 25; ++k) {
     const int sent_a = run_round(fixed, a, &events_a);

@@ -272,6 +272,27 @@ TEST_CASE("dynamic CHOCO: threads 1 and 2 give identical fingerprints") {
   }
 }
 
+TEST_CASE("a sequence of two identical graphs switching every iteration gives the static run's "
+          "fingerprint (DETSGRAD, gossip, Elastic Gossip, CHOCO)") {
+  const auto sequence_of = [](const char* kind) {
+    return fmt::format(
+        R"(/topology={{"dynamic":{{"kind":"sequence","every":1,"topologies":[{{"kind":"{0}"}},{{"kind":"{0}"}}]}}}})",
+        kind);
+  };
+  for (const char* name : {"detsgrad", "gossip-pull", "gossip-push"}) {
+    CAPTURE(name);
+    CHECK(fingerprint_of(smoke(name)) == fingerprint_of(smoke(name), {"--set", sequence_of("ring")}));
+  }
+  CHECK(fingerprint_of(smoke("elastic-gossip")) ==
+        fingerprint_of(smoke("elastic-gossip"), {"--set", sequence_of("complete")}));
+  const std::vector<std::string> choco{
+      "--set", R"(/algorithm={"kind":"choco","gamma":0.2,"compression":{"kind":"top_k","fraction":0.1}})",
+      "--set", R"(/trigger={"kind":"always"})"};
+  std::vector<std::string> switching = choco;
+  switching.insert(switching.end(), {"--set", sequence_of("ring")});
+  CHECK(fingerprint_of(smoke("dpsgd"), choco) == fingerprint_of(smoke("dpsgd"), switching));
+}
+
 TEST_CASE("churn: threads 1 and 2 give identical fingerprints, drops are counted by reason") {
   for (const char* name : {"dpsgd", "detsgrad"})
     for (const char* rejoin : {"stale", "pull"}) {
