@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "../skip.hpp"
 #include "sim/cli/app.hpp"
@@ -377,6 +378,33 @@ TEST_CASE("bad send buffer keys exit 2 with one line naming the pointer") {
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK_FALSE(fs::exists(out));
     CHECK_FALSE(fs::exists(out + ".tmp"));
+  }
+}
+
+TEST_CASE("dynamic topologies: refused combinations exit 2 with one line naming the pointer") {
+  const std::string epidemic = R"(/topology={"dynamic":{"kind":"epidemic","s":2}})";
+  const std::vector<std::tuple<std::string, std::vector<std::string>, std::string>> cases{
+      {"detsgrad", {"--set", R"(/algorithm/compression={"kind":"top_k","k":3})"},
+       "/algorithm/compression: DETSGRAD on a dynamic topology sends whole models"},
+      {"detsgrad", {"--set", "/algorithm/local_steps=2"}, "/algorithm/local_steps: "},
+      {"detsgrad", {"--set", R"(/trigger/granularity="layer")"}, "/trigger: "},
+      {"detsgrad-async", {}, "/time/mode: a dynamic topology runs in sync mode"},
+      {"gossip-async-lossy", {}, "/time/mode: a dynamic topology runs in sync mode"},
+      {"easgd", {}, "/topology/dynamic: a dynamic topology works with"},
+      {"allreduce", {}, "/topology/dynamic: a dynamic topology works with"},
+      {"dpsgd",
+       {"--set", R"(/algorithm={"kind":"choco","gamma":0.2,"local_steps":2})", "--set",
+        R"(/trigger={"kind":"always"})"},
+       "/algorithm/local_steps: CHOCO on a dynamic topology"}};
+  for (const auto& [name, extra, message] : cases) {
+    CAPTURE(name);
+    CAPTURE(message);
+    std::vector<std::string> args{"validate", smoke(name), "--set", epidemic};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = run_dlsim(args);
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind("dlsim: " + smoke(name) + ": " + message, 0) == 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   }
 }
 
