@@ -204,7 +204,7 @@ TEST_CASE("dynamic-topology runs killed with SIGKILL and resumed give the same r
   check_survives_kills("detsgrad", {"--set", "/run/iterations=400", "--set",
                                     R"(/topology={"dynamic":{"kind":"epidemic","s":2}})"});
   // Gossip: the overlay's matchings drawn by the algorithm's own overlay.
-  check_survives_kills("gossip-pull", {"--set", "/run/iterations=400", "--set",
+  check_survives_kills("gossip-pull", {"--set", "/run/iterations=3000", "--set",
                                        R"(/topology={"dynamic":{"kind":"random_matching"}})"});
   // CHOCO: sources, which copies are held, whole copies on new edges.
   check_survives_kills(
