@@ -3,6 +3,7 @@
 #include "scenario_test_helpers.hpp"
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/memory_estimate.hpp"
+#include "sim/scenario/world.hpp"
 
 using namespace dlsim;
 using dlsim::testing::scenario_error_of;
@@ -193,4 +194,23 @@ TEST_CASE("the memory estimate counts CHOCO's copies per source of the dynamic g
   const json epidemic = with(big, "/topology/dynamic", {{"kind", "epidemic"}, {"s", 4}});
   CHECK(estimate_memory(parse_scenario(epidemic, "s.json"), uint64_t{1} << 40).vectors_per_agent ==
         doctest::Approx(6.0 + 3.0 + 6.0));  // 4 + 3 sqrt(4) sources instead of 1
+}
+
+TEST_CASE("DETSGRAD's beta_0 * degree warning uses the dynamic graphs' in-degree, not the "
+          "underlay's degree") {
+  const auto warnings_of = [](const json& dynamic, double b) {
+    const json detsgrad = {{"kind", "detsgrad"}, {"b", b}};
+    const json j = with(with(with(scenario(dynamic), "/algorithm", detsgrad), "/trigger",
+                             {{"kind", "always"}}),
+                        "/network/underlay", {{"kind", "complete"}});  // degree 5
+    return build_world(parse_scenario(j, "s.json"), models::DataPaths{})->warnings;
+  };
+  CHECK(warnings_of(kEpidemic, 0.3).empty());  // 0.3 x s = 0.6
+  CHECK(warnings_of({{"kind", "one_peer_exponential"}}, 0.9).empty());
+  const auto w = warnings_of({{"kind", "epidemic"}, {"s", 4}}, 0.3);
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].find("s.json: /algorithm/b: beta_0 * max degree = 0.3 * 4 = 1.2 >= 1") == 0);
+  const auto star = warnings_of(kSequence, 0.3);  // the star's hub: degree 5
+  REQUIRE(star.size() == 1);
+  CHECK(star[0].find("= 0.3 * 5 = 1.5 >= 1") != std::string::npos);
 }
