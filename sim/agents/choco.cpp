@@ -31,15 +31,75 @@ Choco::Choco(const topo::Graph& graph, topo::MixingRule rule, double gamma,
   DLSIM_CHECK(local_steps >= 1, "local_steps {}", local_steps);
 }
 
+Choco::Choco(Overlay overlay, double gamma, const TriggerSpec& trigger,
+             const CompressionSpec& compression)
+    : overlay_(std::move(overlay)),
+      gamma_(gamma),
+      local_steps_(1),
+      trigger_(trigger),
+      compression_(compression) {}
+
 void Choco::start(std::span<Agent> agents) {
-  DLSIM_CHECK(agents.size() == weights_.node_count(), "{} agents, mixing weights for {}",
-              agents.size(), weights_.node_count());
+  const uint32_t nodes = overlay_ ? overlay_->node_count() : weights_.node_count();
+  DLSIM_CHECK(agents.size() == nodes, "{} agents, mixing weights for {}", agents.size(), nodes);
   state_.assign(agents.size(), PerAgent{});
   compression_.start(agents);
   for (const Agent& a : agents) {
     PerAgent& s = state_[a.id.value];
     s.own = ParamVector::Zero(a.x.size());
-    s.held.assign(weights_.neighbors(a.id.value).size(), ParamVector::Zero(a.x.size()));
+    if (overlay_) {  // before round 0 the graph is empty (or static: every copy starts at 0)
+      const auto now = overlay_->sources(a.id.value);
+      s.sources.assign(now.begin(), now.end());
+      s.have.assign(now.size(), 1);
+    }
+    s.held.assign(sources(a.id.value).size(), ParamVector::Zero(a.x.size()));
+  }
+}
+
+void Choco::begin_round(int64_t k, SimTime now) {
+  if (!overlay_) return;
+  for (PerAgent& s : state_) s.fresh.clear();
+  if (!overlay_->begin_round(k, now)) return;
+  // A copy is kept while its source stays one; a source that was not one last round sends its
+  // whole x^_j this round (i goes into its list of new targets, receivers in ascending order),
+  // unless x^_j is still 0: then i's new copy starts at 0, as every copy does on a static graph.
+  std::vector<ParamVector> held;
+  std::vector<char> have;
+  for (uint32_t i = 0; i < state_.size(); ++i) {
+    PerAgent& s = state_[i];
+    const auto live = overlay_->sources(i);
+    held.clear();
+    have.assign(live.size(), 0);
+    for (size_t n = 0; n < live.size(); ++n) {
+      const auto it = std::lower_bound(s.sources.begin(), s.sources.end(), live[n]);
+      const bool kept = it != s.sources.end() && *it == live[n];
+      if (kept) {
+        const auto old = static_cast<size_t>(it - s.sources.begin());
+        held.push_back(std::move(s.held[old]));
+        have[n] = s.have[old];
+        s.have[old] = 2;  // moved
+      } else {
+        const bool published = state_[live[n]].published;
+        if (published) state_[live[n]].fresh.push_back(i);
+        have[n] = published ? 0 : 1;
+        held.emplace_back();  // storage below
+      }
+    }
+    for (size_t old = 0; old < s.held.size(); ++old)
+      if (s.have[old] != 2) s.spare.push_back(std::move(s.held[old]));
+    for (size_t n = 0; n < live.size(); ++n) {
+      if (held[n].size() != 0) continue;
+      if (s.spare.empty()) {
+        held[n] = ParamVector::Zero(s.own.size());
+      } else {
+        held[n] = std::move(s.spare.back());
+        s.spare.pop_back();
+        if (have[n]) held[n].setZero();  // the copy of an x^_j that is still 0
+      }
+    }
+    s.held.swap(held);
+    s.have.swap(have);
+    s.sources.assign(live.begin(), live.end());
   }
 }
 
@@ -57,49 +117,77 @@ void Choco::after_gradient(Agent& a) {
   s.drift = trigger_.needs_drift() ? norm_of(diff, trigger_.spec().norm) : 0.0;
   // Every agent decides at every communication round (an outside decider counts on it), even
   // one with nobody to send to.
-  if (!trigger_.decide(a.id, {a.iteration, s.drift, 0.0}, a.trigger_rng) ||
-      weights_.neighbors(a.id.value).empty())
-    return;
-  s.pending = compression_.delta(a, std::span<const float>(diff.data(),
-                                                           static_cast<size_t>(diff.size())));
-  s.pending->add_to(std::span<float>(s.own.data(), static_cast<size_t>(s.own.size())));
+  s.whole = nullptr;
+  if (trigger_.decide(a.id, {a.iteration, s.drift, 0.0}, a.trigger_rng) &&
+      !targets(a.id.value).empty()) {
+    s.pending = compression_.delta(
+        a, std::span<const float>(diff.data(), static_cast<size_t>(diff.size())));
+    s.pending->add_to(std::span<float>(s.own.data(), static_cast<size_t>(s.own.size())));
+    s.published = true;
+  }
+  // New targets get x^_i as it now is, whole (a copy from i's pool, in the parallel phase).
+  if (!s.fresh.empty()) s.whole = s.pool.take_copy(s.own);
 }
 
 void Choco::communicate(Agent& a, Outbox& out) {
   PerAgent& s = state_[a.id.value];
   DLSIM_CHECK(s.stepped, "CHOCO's local step did not run before agent {} communicated (async?)",
               a.id.value);
+  if (s.whole) {
+    for (uint32_t j : s.fresh) {
+      Message m{MessageKind::kParams, a.id, AgentId{j}, s.whole, 0.0, 0, payload_bytes(*s.whole)};
+      out.send(std::move(m));
+    }
+    s.whole = nullptr;
+  }
   if (!s.pending) return;
   out.event(a);
-  for (uint32_t j : weights_.neighbors(a.id.value))
-    out.send(compression_.message(MessageKind::kParams, a, AgentId{j}, s.pending));
+  for (uint32_t j : targets(a.id.value))
+    if (!fresh_target(s, j))  // a new target's whole copy already holds q
+      out.send(compression_.message(MessageKind::kParams, a, AgentId{j}, s.pending));
   s.pending = nullptr;
 }
 
 void Choco::receive(Agent& a, const Message& m, Outbox&) {
-  DLSIM_CHECK(m.kind == MessageKind::kParams && m.delta, "CHOCO got a message of kind {}",
-              static_cast<int>(m.kind));
-  const size_t n = neighbour_index(weights_.neighbors(a.id.value), m.from);
-  ParamVector& copy = state_[a.id.value].held[n];
+  DLSIM_CHECK(m.kind == MessageKind::kParams && (m.delta || (overlay_ && m.params)),
+              "CHOCO got a message of kind {}", static_cast<int>(m.kind));
+  PerAgent& s = state_[a.id.value];
+  const size_t n = neighbour_index(sources(a.id.value), m.from);
+  ParamVector& copy = s.held[n];
+  if (!m.delta) {  // a whole x^_j on a new edge
+    copy = *m.params;
+    s.have[n] = 1;
+    return;
+  }
+  if (!s.have.empty() && !s.have[n]) return;  // its whole copy was lost: nothing to add q to
   m.delta->add_to(std::span<float>(copy.data(), static_cast<size_t>(copy.size())));
 }
 
 void Choco::update(Agent& a) {
   if (a.iteration % local_steps_ != 0) return;  // a local step only
   PerAgent& s = state_[a.id.value];
-  const auto w = weights_.weights(a.id.value);
+  const auto w = weights(a.id.value);
   // sum_j w_ij (x^_j - x^_i), neighbour by neighbour in neighbour order (floats are not
-  // associative), in one pass over x per neighbour.
+  // associative), in one pass over x per neighbour. A copy not held is left out.
   for (size_t n = 0; n < s.held.size(); ++n)
-    a.x += static_cast<float>(gamma_ * w[n]) * (s.held[n] - s.own);
+    if (s.have.empty() || s.have[n])
+      a.x += static_cast<float>(gamma_ * w[n]) * (s.held[n] - s.own);
 }
 
 // The drift is recomputed at the next decision; messages in flight are the swarm's.
 void Choco::save(SnapshotSaver& out) const {
   StateWriter& w = out.out();
+  if (overlay_) overlay_->save(w);
   w.put<uint64_t>(state_.size());
   for (const PerAgent& s : state_) {
     save_params(s.own, w);
+    if (overlay_) {  // the round's sources, which copies are held, and its whole-copy sends
+      w.put_vector(s.sources);
+      w.put_vector(s.have);
+      w.put_vector(s.fresh);
+      out.put(s.whole);
+      w.put(s.published);
+    }
     w.put<uint64_t>(s.held.size());
     for (const ParamVector& h : s.held) save_params(h, w);
     out.put(s.pending);
@@ -109,9 +197,20 @@ void Choco::save(SnapshotSaver& out) const {
 
 void Choco::load(SnapshotLoader& in) {
   StateReader& r = in.in();
+  if (overlay_) overlay_->load(r);
   if (r.get<uint64_t>() != state_.size()) r.fail("another number of agents");
   for (PerAgent& s : state_) {
     load_params(s.own, r);
+    if (overlay_) {
+      s.sources = r.get_vector<uint32_t>();
+      s.have = r.get_vector<char>();
+      s.fresh = r.get_vector<uint32_t>();
+      s.whole = in.get_snapshot();
+      s.published = r.get<bool>();
+      if (s.sources.size() >= state_.size() || s.have.size() != s.sources.size())
+        r.fail("another graph: a list of neighbours differs");
+      s.held.resize(s.sources.size(), ParamVector::Zero(s.own.size()));
+    }
     if (r.get<uint64_t>() != s.held.size()) r.fail("another graph: a list of copies differs");
     for (ParamVector& h : s.held) load_params(h, r);
     s.pending = in.get_delta();

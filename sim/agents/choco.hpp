@@ -10,12 +10,23 @@
 // exactly by the consensus step (W symmetric). A lost q leaves that receiver's copy behind for
 // good, as it would on a real network. Runs in sync mode: the local step must come before the
 // send, which async mode's order (send, then compute) does not give.
+// On a dynamic overlay (overlay.hpp; local_steps 1) i sends q_i to the round's targets and mixes
+// its sources' copies with the overlay's weights. A copy lives as long as its edge: when j -> i
+// appears (it was not in the previous round's graph), j sends i its whole x^_j (after this
+// round's q_j; uncompressed, a message but not an event) instead of q_j, and i's copy becomes it
+// (unless x^_j is still 0: i's copy then starts at 0, as on a static graph); when the edge goes,
+// i drops the copy. A holder whose whole copy was lost has none until the edge comes back: it
+// leaves that source out and ignores its q's.
 #pragma once
 
+#include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "sim/agents/agent_compression.hpp"
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/overlay.hpp"
+#include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/trigger.hpp"
 #include "topologies/mixing.hpp"
 
@@ -28,9 +39,13 @@ class Choco final : public Algorithm {
   /// the others are local steps (SPARQ-SGD's H).
   Choco(const topo::Graph& graph, topo::MixingRule rule, double gamma, const TriggerSpec& trigger,
         const CompressionSpec& compression, int64_t local_steps = 1);
+  /// On an overlay (static or dynamic) with its weights; local_steps 1.
+  Choco(Overlay overlay, double gamma, const TriggerSpec& trigger,
+        const CompressionSpec& compression);
 
   std::string_view name() const override { return "choco"; }
   void start(std::span<Agent> agents) override;
+  void begin_round(int64_t k, SimTime now) override;
   void prepare(Agent& a) override;
   void after_gradient(Agent& a) override;
   void communicate(Agent& a, Outbox& out) override;
@@ -43,9 +58,14 @@ class Choco final : public Algorithm {
   void save(SnapshotSaver& out) const override;
   void load(SnapshotLoader& in) override;
 
-  /// x^_i as agent i holds it, and agent i's copy of neighbour number n's (neighbour order).
+  /// x^_i as agent i holds it, and agent i's copy of neighbour number n's (neighbour order; on
+  /// an overlay source order, meaningful only while holds_copy).
   const ParamVector& public_copy(AgentId i) const { return state_[i.value].own; }
   const ParamVector& neighbour_copy(AgentId i, size_t n) const { return state_[i.value].held[n]; }
+  bool holds_copy(AgentId i, size_t n) const {
+    const PerAgent& s = state_[i.value];
+    return s.have.empty() || s.have[n];
+  }
 
  private:
   struct PerAgent {
@@ -54,9 +74,32 @@ class Choco final : public Algorithm {
     Delta pending;                  // q_i to send this iteration (null: the trigger did not fire)
     bool stepped = false;           // after_gradient ran this iteration
     double drift = 0.0;             // ||x_i - x^_i|| at the last decision (threshold trigger)
+    // Overlay only: the sources `held` is parallel to (ascending), whether each copy is held,
+    // the targets new this round (ascending), x^_i for them, and storage for new copies.
+    std::vector<uint32_t> sources;
+    std::vector<char> have;
+    std::vector<uint32_t> fresh;
+    Snapshot whole;
+    SnapshotPool pool;
+    std::vector<ParamVector> spare;
+    bool published = false;  // x^_i has taken a q (it is no longer 0)
   };
 
-  topo::MixingWeights weights_;
+  std::span<const uint32_t> targets(uint32_t i) const {
+    return overlay_ ? overlay_->targets(i) : weights_.neighbors(i);
+  }
+  std::span<const uint32_t> sources(uint32_t i) const {
+    return overlay_ ? std::span<const uint32_t>(state_[i].sources) : weights_.neighbors(i);
+  }
+  std::span<const double> weights(uint32_t i) const {
+    return overlay_ ? overlay_->weights(i) : weights_.weights(i);
+  }
+  bool fresh_target(const PerAgent& s, uint32_t j) const {
+    return overlay_ && std::binary_search(s.fresh.begin(), s.fresh.end(), j);
+  }
+
+  topo::MixingWeights weights_;     // static graphs
+  std::optional<Overlay> overlay_;  // or an overlay
   double gamma_;
   int64_t local_steps_;
   Trigger trigger_;

@@ -25,7 +25,7 @@ Detsgrad::Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, const t
                    const CompressionSpec& compression)
     : spec_(spec),
       trigger_(trigger),
-      graph_(graph),
+      graph_(&graph),
       compression_(compression),
       instance_(++instances) {
   DLSIM_CHECK(spec.local_steps >= 1, "local_steps {}", spec.local_steps);
@@ -35,9 +35,20 @@ Detsgrad::Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, const t
   }
 }
 
+Detsgrad::Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, Overlay overlay)
+    : spec_(spec),
+      trigger_(trigger),
+      overlay_(std::move(overlay)),
+      compression_(CompressionSpec{}),
+      instance_(++instances) {
+  DLSIM_CHECK(spec.local_steps == 1 && !per_tensor(trigger),
+              "DETSGRAD on an overlay with local_steps {} or a per-tensor trigger",
+              spec.local_steps);
+}
+
 void Detsgrad::start(std::span<Agent> agents) {
-  DLSIM_CHECK(agents.size() == graph_.node_count(), "{} agents on a graph of {} nodes",
-              agents.size(), graph_.node_count());
+  const uint32_t nodes = overlay_ ? overlay_->node_count() : graph_->node_count();
+  DLSIM_CHECK(agents.size() == nodes, "{} agents on a graph of {} nodes", agents.size(), nodes);
   state_.assign(agents.size(), PerAgent{});
   compression_.start(agents);
   // Every agent trains the same architecture: the first one's tensors are everyone's.
@@ -46,9 +57,40 @@ void Detsgrad::start(std::span<Agent> agents) {
                           agents.front().x.size());
   for (const Agent& a : agents) {
     PerAgent& s = state_[a.id.value];
-    s.copies.start(graph_.degree(a.id.value));
+    if (overlay_) {
+      const auto now = overlay_->sources(a.id.value);
+      s.sources.assign(now.begin(), now.end());
+    }
+    s.copies.start(sources(a.id.value).size());
     s.size = static_cast<size_t>(a.x.size());
   }
+}
+
+void Detsgrad::begin_round(int64_t k, SimTime now) {
+  if (!overlay_) return;
+  for (PerAgent& s : state_) s.fresh.clear();
+  if (!overlay_->begin_round(k, now)) return;
+  // Copies of agents that are still sources are kept; the others are dropped. A source that was
+  // not one last round gets a forced send: i is put in its list of new targets (receivers in
+  // ascending order keep every list ascending).
+  for (uint32_t i = 0; i < state_.size(); ++i) {
+    PerAgent& s = state_[i];
+    const auto live = overlay_->sources(i);
+    remap_.assign(live.size(), nullptr);
+    for (size_t n = 0; n < live.size(); ++n) {
+      const auto it = std::lower_bound(s.sources.begin(), s.sources.end(), live[n]);
+      if (it != s.sources.end() && *it == live[n])
+        remap_[n] = std::move(s.copies.held[static_cast<size_t>(it - s.sources.begin())]);
+      else
+        state_[live[n]].fresh.push_back(i);
+    }
+    s.copies.held.swap(remap_);
+    s.copies.received.assign(live.size(), 0);
+    s.copies.own.assign(live.size(), 0);
+    s.sources.assign(live.begin(), live.end());
+    s.dirty = true;  // the consensus input is recomputed from the copies now held
+  }
+  remap_.clear();
 }
 
 const Detsgrad::Steps& Detsgrad::steps(PerAgent& s, int64_t k) const {
@@ -92,10 +134,12 @@ void Detsgrad::prepare(Agent& a) {
   const int64_t k = a.iteration;
   if (local_only(k)) {  // no decision: the trigger is not consulted (nor its stream)
     s.pending = nullptr;
+    s.forced = nullptr;
     s.drift_ready = false;
     return;
   }
   s.pending = nullptr;
+  s.forced = nullptr;
   if (tensor_events_) {
     s.drift = 0.0;
     s.drift_ready = false;
@@ -116,6 +160,8 @@ void Detsgrad::prepare(Agent& a) {
     prepare_compressed(a, s);
   else if (fire)
     s.pending = take_snapshot(s, a.x);
+  else if (!s.fresh.empty())
+    s.forced = take_snapshot(s, a.x);  // new targets get x_i without an event
 }
 
 void Detsgrad::prepare_compressed(Agent& a, PerAgent& s) {
@@ -148,14 +194,17 @@ bool Detsgrad::fused_local_step(Agent& a) {
 
 void Detsgrad::communicate(Agent& a, Outbox& out) {
   PerAgent& s = state_[a.id.value];
-  if (!s.pending) return;
+  if (!s.pending) {
+    if (s.forced) send_forced(a, s, out);
+    return;
+  }
   out.event(a);
   s.broadcast = std::move(s.pending);
   s.dirty = true;
   if (tensor_events_) {
     ++s.events_sent;
     const uint64_t bytes = tensor_events_->payload_bytes(*s.pending_parts);
-    for (uint32_t j : graph_.neighbors(a.id.value)) {
+    for (uint32_t j : targets(a.id.value)) {
       Message m(MessageKind::kParams, a.id, AgentId{j}, s.broadcast, 0.0, s.events_sent, bytes);
       m.parts = s.pending_parts;
       out.send(std::move(m));
@@ -164,7 +213,7 @@ void Detsgrad::communicate(Agent& a, Outbox& out) {
     return;
   }
   if (!compression_.enabled()) {
-    for (uint32_t j : graph_.neighbors(a.id.value)) {
+    for (uint32_t j : targets(a.id.value)) {
       Message m{MessageKind::kParams, a.id, AgentId{j}, s.broadcast, 0.0, 0,
                 payload_bytes(*s.broadcast)};
       m.buffering = Buffering::kLatestValue;  // the receiver keeps only the latest copy
@@ -173,7 +222,7 @@ void Detsgrad::communicate(Agent& a, Outbox& out) {
     return;
   }
   ++s.events_sent;
-  for (uint32_t j : graph_.neighbors(a.id.value)) {
+  for (uint32_t j : targets(a.id.value)) {
     Message m = compression_.message(MessageKind::kParams, a, AgentId{j}, s.pending_delta);
     m.params = s.broadcast;  // what the holder's copy becomes when it missed nothing
     m.stage = s.events_sent;
@@ -182,10 +231,19 @@ void Detsgrad::communicate(Agent& a, Outbox& out) {
   s.pending_delta = nullptr;
 }
 
+void Detsgrad::send_forced(Agent& a, PerAgent& s, Outbox& out) {
+  for (uint32_t j : s.fresh) {
+    Message m{MessageKind::kParams, a.id, AgentId{j}, s.forced, 0.0, 0, payload_bytes(*s.forced)};
+    m.buffering = Buffering::kLatestValue;
+    out.send(std::move(m));
+  }
+  s.forced = nullptr;
+}
+
 void Detsgrad::receive(Agent& a, const Message& m, Outbox&) {
   DLSIM_CHECK(m.kind == MessageKind::kParams && m.params, "DETSGRAD got a message of kind {}",
               static_cast<int>(m.kind));
-  const size_t n = neighbour_index(graph_.neighbors(a.id.value), m.from);
+  const size_t n = neighbour_index(sources(a.id.value), m.from);
   PerAgent& s = state_[a.id.value];
   if (m.delta)
     receive_compressed(s, n, m);
@@ -315,9 +373,15 @@ void Detsgrad::update_end(Agent& a) {
 // but whether it is valid steers which pass runs, and so the time it takes).
 void Detsgrad::save(SnapshotSaver& out) const {
   StateWriter& w = out.out();
+  if (overlay_) overlay_->save(w);
   w.put<uint64_t>(state_.size());
   for (const PerAgent& s : state_) {
     out.put(s.broadcast);
+    if (overlay_) {  // the round's sources (what the copies are of) and its forced sends
+      w.put_vector(s.sources);
+      w.put_vector(s.fresh);
+      out.put(s.forced);
+    }
     s.copies.save(out);
     out.put(s.pending);
     w.put(s.dirty_rate);
@@ -339,9 +403,18 @@ void Detsgrad::save(SnapshotSaver& out) const {
 
 void Detsgrad::load(SnapshotLoader& in) {
   StateReader& r = in.in();
+  if (overlay_) overlay_->load(r);
   if (r.get<uint64_t>() != state_.size()) r.fail("another number of agents");
   for (PerAgent& s : state_) {
     s.broadcast = in.get_snapshot();
+    if (overlay_) {
+      s.sources = r.get_vector<uint32_t>();
+      s.fresh = r.get_vector<uint32_t>();
+      s.forced = in.get_snapshot();
+      if (s.sources.size() >= state_.size() || s.fresh.size() >= state_.size())
+        r.fail("another graph: a list of neighbours is too long");
+      s.copies.held.resize(s.sources.size());
+    }
     s.copies.load(in);
     s.pending = in.get_snapshot();
     s.dirty_rate = r.get<double>();

@@ -13,6 +13,12 @@
 // In sync mode (SyncFastPath) the gradient term is applied inside the gradient computation
 // (fused_local_step) whenever the consensus term does not read x_i itself; update() then adds the
 // consensus term and computes the next drift norm in the same pass over the parameters.
+// On a dynamic overlay (overlay.hpp; sync mode, full-model sends, no local steps) agent i
+// broadcasts to the round's targets and its consensus term runs over the round's sources; a copy
+// from an agent that is no longer a source is dropped. When an edge j -> i appears that was not
+// in the previous round's graph, j sends i its current x_j in that round even if its trigger did
+// not fire (a forced send: a message, not an event; x^_j, the drift reference, stays the last
+// broadcast). docs/algorithms.md, "DETSGRAD on dynamic topologies".
 #pragma once
 
 #include <algorithm>
@@ -23,6 +29,7 @@
 
 #include "sim/agents/agent_compression.hpp"
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/overlay.hpp"
 #include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/sync_fast_path.hpp"
 #include "sim/agents/tensor_events.hpp"
@@ -47,9 +54,13 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
   /// no compression.
   Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, const topo::Graph& graph,
            const CompressionSpec& compression = {});
+  /// On an overlay (static or dynamic), whole-model triggers without compression and with
+  /// local_steps 1 (the loader refuses the rest).
+  Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, Overlay overlay);
 
   std::string_view name() const override { return "detsgrad"; }
   void start(std::span<Agent> agents) override;
+  void begin_round(int64_t k, SimTime now) override;
   /// Precondition: a.x has not changed since this agent's last update() (the drift norm that
   /// update() computed for the new x is reused).
   void prepare(Agent& a) override;
@@ -131,6 +142,11 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
     Delta pending_delta;
     Parts pending_parts;
     uint32_t events_sent = 0;
+    // Overlay only: the sources copies.held is parallel to (ascending), the targets that are
+    // new this round (ascending), and x_i for them when the trigger did not fire.
+    std::vector<uint32_t> sources;
+    std::vector<uint32_t> fresh;
+    Snapshot forced;
     SnapshotPool pool;           // buffers of i's snapshots
     // Consensus input: with a broadcast copy and kBroadcast, held * x^_i - sum_j x^_j;
     // otherwise sum_j x^_j (the term then reads x_i). Between events it stays fixed, so it is
@@ -167,10 +183,20 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
   void prepare_compressed(Agent& a, PerAgent& s);
   void receive_compressed(PerAgent& s, size_t n, const Message& m);
   bool local_only(int64_t k) const { return k % spec_.local_steps != 0; }
+  std::span<const uint32_t> targets(uint32_t i) const {
+    return overlay_ ? overlay_->targets(i) : graph_->neighbors(i);
+  }
+  std::span<const uint32_t> sources(uint32_t i) const {
+    return overlay_ ? std::span<const uint32_t>(state_[i].sources) : graph_->neighbors(i);
+  }
+  /// Forced sends of agent a's current x to its new targets (no event).
+  void send_forced(Agent& a, PerAgent& s, Outbox& out);
 
   DetsgradSpec spec_;
   Trigger trigger_;
-  const topo::Graph& graph_;
+  const topo::Graph* graph_ = nullptr;  // the static graph, or null on an overlay
+  std::optional<Overlay> overlay_;
+  std::vector<Snapshot> remap_;  // begin_round's workspace
   AgentCompression compression_;
   std::optional<TensorEvents> tensor_events_;  // per-tensor triggers only
   std::vector<PerAgent> state_;

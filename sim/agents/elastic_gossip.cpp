@@ -9,21 +9,30 @@ namespace dlsim {
 
 ElasticGossip::ElasticGossip(double alpha, const TriggerSpec& trigger, const topo::Graph& graph,
                              TimeMode mode, const CompressionSpec& compression)
-    : alpha_(alpha), trigger_(trigger), graph_(graph), mode_(mode), compression_(compression) {}
+    : alpha_(alpha), trigger_(trigger), graph_(&graph), mode_(mode), compression_(compression) {}
+
+ElasticGossip::ElasticGossip(double alpha, const TriggerSpec& trigger, Overlay overlay,
+                             TimeMode mode, const CompressionSpec& compression)
+    : alpha_(alpha),
+      trigger_(trigger),
+      overlay_(std::move(overlay)),
+      mode_(mode),
+      compression_(compression) {}
 
 void ElasticGossip::start(std::span<Agent> agents) {
   state_.assign(agents.size(), PerAgent{});
   compression_.start(agents);
   for (const Agent& a : agents) {
     PerAgent& s = state_[a.id.value];
-    s.partners.reserve(graph_.degree(a.id.value));
+    s.partners.reserve(graph_ ? graph_->degree(a.id.value) : 4);
     s.pull = ParamVector::Zero(a.x.size());
   }
 }
 
 void ElasticGossip::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
-  s.fire = gossip_now(trigger_, graph_, a, &s.peer);
+  s.fire = overlay_ ? gossip_now(trigger_, overlay_->targets(a.id.value), a, &s.peer)
+                    : gossip_now(trigger_, *graph_, a, &s.peer);
   if (!s.fire) return;
   snapshot_of(s.current, s.pool, compression_, a);  // made in the parallel phase
 }
@@ -72,6 +81,7 @@ void ElasticGossip::update(Agent& a) {
 // `pull` is a workspace within update(); the pool starts empty.
 void ElasticGossip::save(SnapshotSaver& out) const {
   StateWriter& w = out.out();
+  if (overlay_) overlay_->save(w);
   w.put<uint64_t>(state_.size());
   for (const PerAgent& s : state_) {
     w.put(s.fire);
@@ -83,6 +93,7 @@ void ElasticGossip::save(SnapshotSaver& out) const {
 
 void ElasticGossip::load(SnapshotLoader& in) {
   StateReader& r = in.in();
+  if (overlay_) overlay_->load(r);
   if (r.get<uint64_t>() != state_.size()) r.fail("another number of agents");
   for (PerAgent& s : state_) {
     s.fire = r.get<bool>();

@@ -7,13 +7,17 @@
 // other's: the pair exchanges once (two messages, not four). In async mode a receiver cannot tell
 // whether its own current pick of the sender is the same exchange (the sender may have moved on
 // since), so every kParams is answered: a mutual pick costs four messages there, and no pick is
-// ever left unanswered.
+// ever left unanswered. On a dynamic overlay (overlay.hpp, sync mode) the peer is drawn among the
+// round's targets (the single one on one-peer graphs and matchings; none: no pick that round);
+// the exchange is still two-way.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "sim/agents/agent_compression.hpp"
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/overlay.hpp"
 #include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/time_mode.hpp"
 #include "sim/agents/trigger.hpp"
@@ -25,9 +29,15 @@ class ElasticGossip final : public Algorithm {
  public:
   ElasticGossip(double alpha, const TriggerSpec& trigger, const topo::Graph& graph,
                 TimeMode mode, const CompressionSpec& compression = {});
+  /// On an overlay (sync mode): peers are drawn among each round's targets.
+  ElasticGossip(double alpha, const TriggerSpec& trigger, Overlay overlay, TimeMode mode,
+                const CompressionSpec& compression);
 
   std::string_view name() const override { return "elastic_gossip"; }
   void start(std::span<Agent> agents) override;
+  void begin_round(int64_t k, SimTime now) override {
+    if (overlay_) overlay_->begin_round(k, now);
+  }
   void prepare(Agent& a) override;
   void communicate(Agent& a, Outbox& out) override;
   void receive(Agent& a, const Message& m, Outbox& out) override;
@@ -49,7 +59,8 @@ class ElasticGossip final : public Algorithm {
 
   double alpha_;
   Trigger trigger_;
-  const topo::Graph& graph_;
+  const topo::Graph* graph_ = nullptr;  // the static graph, or null on an overlay
+  std::optional<Overlay> overlay_;
   TimeMode mode_;
   AgentCompression compression_;  // naive: models travel as C(x)
   std::vector<PerAgent> state_;

@@ -9,17 +9,22 @@ namespace dlsim {
 
 GossipSgd::GossipSgd(GossipMode mode, const TriggerSpec& trigger, const topo::Graph& graph,
                      const CompressionSpec& compression)
-    : mode_(mode), trigger_(trigger), graph_(graph), compression_(compression) {}
+    : mode_(mode), trigger_(trigger), graph_(&graph), compression_(compression) {}
+
+GossipSgd::GossipSgd(GossipMode mode, const TriggerSpec& trigger, Overlay overlay,
+                     const CompressionSpec& compression)
+    : mode_(mode), trigger_(trigger), overlay_(std::move(overlay)), compression_(compression) {}
 
 void GossipSgd::start(std::span<Agent> agents) {
   state_.assign(agents.size(), PerAgent{});
   compression_.start(agents);
-  for (PerAgent& s : state_) s.inbox.reserve(graph_.node_count() > 64 ? 64 : graph_.node_count());
+  for (PerAgent& s : state_) s.inbox.reserve(agents.size() > 64 ? 64 : agents.size());
 }
 
 void GossipSgd::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
-  s.fire = gossip_now(trigger_, graph_, a, &s.peer);
+  s.fire = overlay_ ? gossip_now(trigger_, overlay_->targets(a.id.value), a, &s.peer)
+                    : gossip_now(trigger_, *graph_, a, &s.peer);
   if (!s.fire) return;
   // Copied here, in the parallel phase.
   if (mode_ == GossipMode::kPush) snapshot_of(s.current, s.pool, compression_, a);
@@ -72,6 +77,7 @@ void GossipSgd::update(Agent& a) {
 
 void GossipSgd::save(SnapshotSaver& out) const {
   StateWriter& w = out.out();
+  if (overlay_) overlay_->save(w);
   w.put<uint64_t>(state_.size());
   for (const PerAgent& s : state_) {
     w.put(s.fire);
@@ -84,6 +90,7 @@ void GossipSgd::save(SnapshotSaver& out) const {
 
 void GossipSgd::load(SnapshotLoader& in) {
   StateReader& r = in.in();
+  if (overlay_) overlay_->load(r);
   if (r.get<uint64_t>() != state_.size()) r.fail("another number of agents");
   for (PerAgent& s : state_) {
     s.fire = r.get<bool>();

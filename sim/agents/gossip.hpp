@@ -3,12 +3,16 @@
 //   (x_i + x_j)/2 before its optimizer step; only the initiator moves, j only answers.
 // - push: when its trigger fires, agent i sends (x_i, w_i/2) to one random neighbour and keeps
 //   weight w_i/2; a receiver mixes what it got with push-sum weights: x <- sum w x / sum w.
+// On a dynamic overlay (overlay.hpp, sync mode) the peer is drawn among the round's targets (the
+// single one on one-peer graphs and matchings; none: no gossip that round).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "sim/agents/agent_compression.hpp"
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/overlay.hpp"
 #include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/trigger.hpp"
 #include "topologies/graph.hpp"
@@ -21,9 +25,15 @@ class GossipSgd final : public Algorithm {
  public:
   GossipSgd(GossipMode mode, const TriggerSpec& trigger, const topo::Graph& graph,
             const CompressionSpec& compression = {});
+  /// On an overlay: peers are drawn among each round's targets.
+  GossipSgd(GossipMode mode, const TriggerSpec& trigger, Overlay overlay,
+            const CompressionSpec& compression);
 
   std::string_view name() const override { return "gossip"; }
   void start(std::span<Agent> agents) override;
+  void begin_round(int64_t k, SimTime now) override {
+    if (overlay_) overlay_->begin_round(k, now);
+  }
   void prepare(Agent& a) override;
   void communicate(Agent& a, Outbox& out) override;
   void receive(Agent& a, const Message& m, Outbox& out) override;
@@ -47,7 +57,8 @@ class GossipSgd final : public Algorithm {
 
   GossipMode mode_;
   Trigger trigger_;
-  const topo::Graph& graph_;
+  const topo::Graph* graph_ = nullptr;  // the static graph, or null on an overlay
+  std::optional<Overlay> overlay_;
   AgentCompression compression_;  // naive: models travel as C(x)
   std::vector<PerAgent> state_;
 };

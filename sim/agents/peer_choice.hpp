@@ -1,9 +1,10 @@
 // Uniform choice of one gossip peer among an agent's neighbours (all other agents on a complete
-// graph), from the agent's own peer stream; and the lazily made snapshot gossip sends (compressed
-// when the algorithm has a `compression`).
+// graph; on a dynamic overlay its targets of the round), from the agent's own peer stream; and
+// the lazily made snapshot gossip sends (compressed when the algorithm has a `compression`).
 #pragma once
 
 #include <memory>
+#include <span>
 
 #include "sim/agents/agent.hpp"
 #include "sim/agents/agent_compression.hpp"
@@ -14,19 +15,28 @@
 
 namespace dlsim {
 
-inline AgentId choose_peer(const topo::Graph& graph, Agent& a) {
-  const auto neighbours = graph.neighbors(a.id.value);
-  DLSIM_CHECK(!neighbours.empty(), "agent {} has no neighbour to gossip with", a.id.value);
-  return AgentId{neighbours[a.peer_rng.below(neighbours.size())]};
+inline AgentId choose_peer(std::span<const uint32_t> candidates, Agent& a) {
+  DLSIM_CHECK(!candidates.empty(), "agent {} has no neighbour to gossip with", a.id.value);
+  return AgentId{candidates[a.peer_rng.below(candidates.size())]};
 }
 
-/// Whether agent a gossips this iteration: its trigger fired and it has a neighbour (a single
-/// agent has nobody to gossip with). Then *peer is the chosen neighbour.
-inline bool gossip_now(const Trigger& trigger, const topo::Graph& graph, Agent& a, AgentId* peer) {
-  if (!trigger.decide({a.iteration, 0.0, 0.0}, a.trigger_rng) || graph.degree(a.id.value) == 0)
-    return false;
-  *peer = choose_peer(graph, a);
+inline AgentId choose_peer(const topo::Graph& graph, Agent& a) {
+  return choose_peer(graph.neighbors(a.id.value), a);
+}
+
+/// Whether agent a gossips this iteration: its trigger fired and it has a candidate peer (a
+/// single agent, or one a dynamic graph leaves without targets this round, has nobody to gossip
+/// with). Then *peer is drawn uniformly among `candidates`: a's neighbours, or on a dynamic
+/// overlay its targets of the round (overlay.hpp).
+inline bool gossip_now(const Trigger& trigger, std::span<const uint32_t> candidates, Agent& a,
+                       AgentId* peer) {
+  if (!trigger.decide({a.iteration, 0.0, 0.0}, a.trigger_rng) || candidates.empty()) return false;
+  *peer = choose_peer(candidates, a);
   return true;
+}
+
+inline bool gossip_now(const Trigger& trigger, const topo::Graph& graph, Agent& a, AgentId* peer) {
+  return gossip_now(trigger, graph.neighbors(a.id.value), a, peer);
 }
 
 /// x as an immutable snapshot, copied on first need into a buffer of the agent's pool and shared

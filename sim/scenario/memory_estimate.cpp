@@ -29,6 +29,31 @@ struct Copies {
 // The parameter-sized vectors each algorithm holds besides the agent's x and g (sim/agents, the
 // PerAgent records). Snapshot pools hold the buffer in use plus the one neighbours still read
 // until the next copy arrives; async runs add the copies in flight.
+// Copies a CHOCO agent keeps on a dynamic topology (sim/agents/choco.hpp): as many as the most
+// sources it has had at once (the copies of sources that left are reused). One-peer graphs and
+// matchings: 1; epidemic: an in-degree is about Binomial(n - 1, s / (n - 1)), counted at its mean
+// plus three standard deviations; a sequence: its members' largest mean degree.
+double dynamic_sources(const ScenarioSpec& s) {
+  switch (s.dynamic->kind) {
+    case topo::DynamicKind::kOnePeerExponential:
+    case topo::DynamicKind::kRandomMatching:
+      return 1.0;
+    case topo::DynamicKind::kEpidemic: {
+      const double mean = static_cast<double>(s.dynamic->s);
+      return std::min(static_cast<double>(s.agents - 1), mean + 3.0 * std::sqrt(mean));
+    }
+    case topo::DynamicKind::kSequence: {
+      double most = 0.0;
+      for (const topo::TopologySpec& g : s.dynamic->graphs)
+        most = std::max(most, 2.0 * static_cast<double>(
+                                        topo::build_topology(g, s.seed).edges().size()) /
+                                  static_cast<double>(s.agents));
+      return most;
+    }
+  }
+  return 0.0;
+}
+
 Copies algorithm_copies(const ScenarioSpec& s) {
   const bool async = s.time.mode == TimeMode::kAsync;
   switch (s.algorithm.kind) {
@@ -53,6 +78,7 @@ Copies algorithm_copies(const ScenarioSpec& s) {
     case AlgorithmKind::kLocalSgd:  // the reduced vector
       return {0.0, 1.0};
     case AlgorithmKind::kChoco: {  // x^_i, a copy per neighbour, the messages of one event
+      if (s.dynamic) return {2.0 + dynamic_sources(s), 0.0};  // + the whole copy for new edges
       const double degree =
           s.agents > 1 ? 2.0 * static_cast<double>(
                                    topo::build_topology(s.topology, s.seed).edges().size()) /

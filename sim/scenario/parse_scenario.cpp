@@ -22,6 +22,33 @@ bool is_quadratic(const models::ModelSpec& m) {
   return std::holds_alternative<models::QuadraticSpec>(m.arch);
 }
 
+// What runs on a dynamic topology (docs/algorithms.md, "Dynamic topologies").
+void check_dynamic(const ScenarioSpec& s, const std::string& file) {
+  const AlgorithmKind k = s.algorithm.kind;
+  if (k != AlgorithmKind::kDpsgd && k != AlgorithmKind::kDetsgrad &&
+      k != AlgorithmKind::kGossip && k != AlgorithmKind::kElasticGossip &&
+      k != AlgorithmKind::kChoco)
+    throw InputError(fmt::format("{}: /topology/dynamic: a dynamic topology works with \"dpsgd\", "
+                                 "\"detsgrad\", \"gossip\", \"elastic_gossip\" and \"choco\" "
+                                 "so far; \"{}\" keeps state per fixed neighbour", file,
+                                 to_string(k)));
+  if (k == AlgorithmKind::kChoco && s.algorithm.local_steps != 1)
+    throw InputError(fmt::format("{}: /algorithm/local_steps: CHOCO on a dynamic topology "
+                                 "communicates every iteration (local_steps 1): an edge that "
+                                 "appears in a local step would never carry its whole copy", file));
+  if (k != AlgorithmKind::kDetsgrad) return;
+  if (s.algorithm.compression.enabled())
+    throw InputError(fmt::format("{}: /algorithm/compression: DETSGRAD on a dynamic topology "
+                                 "sends whole models (a new neighbour holds no copy to add a "
+                                 "compressed difference to)", file));
+  if (s.algorithm.detsgrad.local_steps != 1)
+    throw InputError(fmt::format("{}: /algorithm/local_steps: DETSGRAD on a dynamic topology "
+                                 "communicates every iteration it may (local_steps 1)", file));
+  if (s.trigger && per_tensor(*s.trigger))
+    throw InputError(fmt::format("{}: /trigger: DETSGRAD on a dynamic topology decides on the "
+                                 "whole model (a new neighbour holds no tensors to update)", file));
+}
+
 // Sections that only make sense together.
 void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
   const std::string& file = s.file;
@@ -55,10 +82,7 @@ void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
       throw InputError(fmt::format("{}: /data/partition/classes: {} class lists for {} agents",
                                    file, p.agent_classes.size(), s.agents));
   }
-  if (s.dynamic && s.algorithm.kind != AlgorithmKind::kDpsgd)
-    throw InputError(fmt::format("{}: /topology/dynamic: a dynamic topology works with \"dpsgd\" "
-                                 "so far; \"{}\" keeps state per fixed neighbour", file,
-                                 to_string(s.algorithm.kind)));
+  if (s.dynamic) check_dynamic(s, file);
   if (s.dynamic && s.time.mode == TimeMode::kAsync)
     throw InputError(fmt::format("{}: /time/mode: a dynamic topology runs in sync mode (every "
                                  "round draws its graph)", file));

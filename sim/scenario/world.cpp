@@ -29,6 +29,33 @@ Overlay make_overlay(const World& w) {
   return Overlay(*s.dynamic, std::move(graphs), s.agents, s.algorithm.mixing, s.seed);
 }
 
+// The most copies a DETSGRAD agent's consensus term sums: the graph's largest degree; on a
+// dynamic topology the largest in-degree of its graphs (one per round for one-peer and
+// matchings; epidemic: s, the mean, as any in-degree up to n - 1 can be drawn).
+uint32_t consensus_degree(const World& w) {
+  const ScenarioSpec& s = w.spec;
+  uint32_t max_degree = 0;
+  const auto largest = [&max_degree](const topo::Graph& g) {
+    for (uint32_t i = 0; i < g.node_count(); ++i) max_degree = std::max(max_degree, g.degree(i));
+  };
+  if (!s.dynamic) {
+    largest(w.graph);
+    return max_degree;
+  }
+  switch (s.dynamic->kind) {
+    case topo::DynamicKind::kOnePeerExponential:
+    case topo::DynamicKind::kRandomMatching:
+      return 1;
+    case topo::DynamicKind::kEpidemic:
+      return s.dynamic->s;
+    case topo::DynamicKind::kSequence:
+      for (const topo::TopologySpec& g : s.dynamic->graphs)
+        largest(topo::build_topology(g, s.seed));
+      return max_degree;
+  }
+  return max_degree;
+}
+
 std::unique_ptr<Algorithm> make_algorithm(World& w) {
   const AlgorithmSpec& a = w.spec.algorithm;
   const TriggerSpec trigger = w.spec.trigger.value_or(TriggerSpec{});
@@ -44,6 +71,8 @@ std::unique_ptr<Algorithm> make_algorithm(World& w) {
       }
     case AlgorithmKind::kChoco:
       try {
+        if (w.spec.dynamic)
+          return std::make_unique<Choco>(make_overlay(w), a.choco_gamma, trigger, a.compression);
         return std::make_unique<Choco>(w.graph, a.mixing, a.choco_gamma, trigger, a.compression,
                                        a.local_steps);
       } catch (const InputError& e) {
@@ -56,10 +85,16 @@ std::unique_ptr<Algorithm> make_algorithm(World& w) {
         throw InputError(fmt::format("{}: /algorithm/weights: {}", w.spec.file, e.what()));
       }
     case AlgorithmKind::kDetsgrad:
+      if (w.spec.dynamic) return std::make_unique<Detsgrad>(a.detsgrad, trigger, make_overlay(w));
       return std::make_unique<Detsgrad>(a.detsgrad, trigger, w.graph, a.compression);
     case AlgorithmKind::kGossip:
+      if (w.spec.dynamic)
+        return std::make_unique<GossipSgd>(a.gossip_mode, trigger, make_overlay(w), a.compression);
       return std::make_unique<GossipSgd>(a.gossip_mode, trigger, w.graph, a.compression);
     case AlgorithmKind::kElasticGossip:
+      if (w.spec.dynamic)
+        return std::make_unique<ElasticGossip>(a.elastic_alpha, trigger, make_overlay(w),
+                                               w.spec.time.mode, a.compression);
       return std::make_unique<ElasticGossip>(a.elastic_alpha, trigger, w.graph, w.spec.time.mode,
                                              a.compression);
     case AlgorithmKind::kAllReduce:
@@ -224,9 +259,7 @@ void warn_about_stability(World& w) {
     return;
   }
   if (a.kind != AlgorithmKind::kDetsgrad) return;
-  uint32_t max_degree = 0;
-  for (uint32_t i = 0; i < w.graph.node_count(); ++i)
-    max_degree = std::max(max_degree, w.graph.degree(i));
+  const uint32_t max_degree = consensus_degree(w);
   const double beta0 = a.detsgrad.beta.at(0);
   if (beta0 * max_degree >= 1.0)
     w.warnings.push_back(fmt::format(

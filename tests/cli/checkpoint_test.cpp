@@ -197,6 +197,21 @@ TEST_CASE("dynamic-topology runs killed with SIGKILL and resumed give the same r
                 R"(/topology={"dynamic":{"kind":"sequence","every":7,"topologies":[{"kind":"ring"},{"kind":"star"}]}})"});
   check_survives_kills("dpsgd", {"--set", "/run/iterations=400", "--set",
                                  R"(/topology={"dynamic":{"kind":"random_matching"}})"});
+  // DETSGRAD: the round's sources, copies and forced sends.
+  check_survives_kills(
+      "detsgrad", {"--set", "/run/iterations=400", "--set",
+                   R"(/topology={"dynamic":{"kind":"sequence","every":5,"topologies":[{"kind":"ring"},{"kind":"star"}]}})"});
+  check_survives_kills("detsgrad", {"--set", "/run/iterations=400", "--set",
+                                    R"(/topology={"dynamic":{"kind":"epidemic","s":2}})"});
+  // Gossip: the overlay's matchings drawn by the algorithm's own overlay.
+  check_survives_kills("gossip-pull", {"--set", "/run/iterations=3000", "--set",
+                                       R"(/topology={"dynamic":{"kind":"random_matching"}})"});
+  // CHOCO: sources, which copies are held, whole copies on new edges.
+  check_survives_kills(
+      "dpsgd", {"--set", "/run/iterations=300", "--set",
+                R"(/algorithm={"kind":"choco","gamma":0.2,"compression":{"kind":"random_k","fraction":0.2}})",
+                "--set", R"(/trigger={"kind":"always"})", "--set", "/network/loss=0.1", "--set",
+                R"(/topology={"dynamic":{"kind":"sequence","every":4,"topologies":[{"kind":"ring"},{"kind":"star"}]}})"});
 }
 
 TEST_CASE("churn runs killed with SIGKILL and resumed give the same results") {

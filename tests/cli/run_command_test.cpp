@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "../skip.hpp"
 #include "sim/cli/app.hpp"
@@ -219,6 +220,87 @@ TEST_CASE("dynamic topologies: threads 1 and 2 give identical fingerprints") {
   }
 }
 
+TEST_CASE("dynamic DETSGRAD: threads 1 and 2 give identical fingerprints, and forced sends are "
+          "messages without events") {
+  // A sequence alternating ring and star every 3 iterations over lossy links: new edges get
+  // forced sends, copies leave with their edges.
+  const std::vector<std::string> extra{
+      "--set",
+      R"(/topology={"dynamic":{"kind":"sequence","every":3,"topologies":[{"kind":"ring"},{"kind":"star"}]}})",
+      "--set", "/network/loss=0.2"};
+  std::vector<std::string> two = extra;
+  two.insert(two.end(), {"--threads", "2"});
+  const std::string out = scratch("dynamic-detsgrad");
+  std::vector<std::string> one{"run", smoke("detsgrad"), "-o", out, "--quiet", "--threads", "1"};
+  one.insert(one.end(), extra.begin(), extra.end());
+  const Result r = run_dlsim(one);
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const json s = summary(out);
+  CHECK(s["fingerprint"].get<std::string>() == fingerprint_of(smoke("detsgrad"), two));
+  CHECK(s["fingerprint"].get<std::string>() != fingerprint_of(smoke("detsgrad")));
+  // v0 = 1e30: round 0's 4 events on the ring (8 messages), then forced sends only: the star's
+  // new edge 0-2 at k = 3, 9, ..., 57 (10 x 2) and the ring's 1-2 and 2-3 at k = 6, ..., 54
+  // (9 x 4): 64 messages, 4 events.
+  const std::string quiet = scratch("dynamic-detsgrad-forced");
+  const Result f = run_dlsim({"run", smoke("detsgrad"), "-o", quiet, "--quiet", "--set", extra[1],
+                              "--set", "/trigger/v0=1e30"});
+  REQUIRE_MESSAGE(f.code == 0, f.err);
+  const json forced = summary(quiet);
+  CHECK(forced["comm"]["events"] == 4);
+  CHECK(forced["comm"]["messages"] == 64);
+}
+
+TEST_CASE("dynamic gossip and elastic gossip: threads 1 and 2 give identical fingerprints") {
+  for (const char* name : {"gossip-pull", "gossip-push", "elastic-gossip"}) {
+    CAPTURE(name);
+    const std::vector<std::string> extra{"--set", R"(/topology={"dynamic":{"kind":"epidemic","s":2}})",
+                                         "--set", "/network/loss=0.1"};
+    std::vector<std::string> one = extra, two = extra;
+    one.insert(one.end(), {"--threads", "1"});
+    two.insert(two.end(), {"--threads", "2"});
+    const std::string a = fingerprint_of(smoke(name), one);
+    CHECK(a == fingerprint_of(smoke(name), two));
+    CHECK(a != fingerprint_of(smoke(name)));
+  }
+}
+
+TEST_CASE("dynamic CHOCO: threads 1 and 2 give identical fingerprints") {
+  for (const char* dynamic : {R"({"kind":"epidemic","s":2})",
+                              R"({"kind":"sequence","every":3,"topologies":[{"kind":"ring"},{"kind":"star"}]})"}) {
+    CAPTURE(dynamic);
+    const std::vector<std::string> extra{
+        "--set", std::string(R"(/topology={"dynamic":)") + dynamic + "}", "--set",
+        R"(/algorithm={"kind":"choco","gamma":0.2,"compression":{"kind":"top_k","fraction":0.1}})",
+        "--set", R"(/trigger={"kind":"always"})", "--set", "/network/loss=0.1"};
+    std::vector<std::string> one = extra, two = extra;
+    one.insert(one.end(), {"--threads", "1"});
+    two.insert(two.end(), {"--threads", "2"});
+    const std::string a = fingerprint_of(smoke("dpsgd"), one);
+    CHECK(a == fingerprint_of(smoke("dpsgd"), two));
+  }
+}
+
+TEST_CASE("a sequence of two identical graphs switching every iteration gives the static run's "
+          "fingerprint (DETSGRAD, gossip, Elastic Gossip, CHOCO)") {
+  const auto sequence_of = [](const char* kind) {
+    return fmt::format(
+        R"(/topology={{"dynamic":{{"kind":"sequence","every":1,"topologies":[{{"kind":"{0}"}},{{"kind":"{0}"}}]}}}})",
+        kind);
+  };
+  for (const char* name : {"detsgrad", "gossip-pull", "gossip-push"}) {
+    CAPTURE(name);
+    CHECK(fingerprint_of(smoke(name)) == fingerprint_of(smoke(name), {"--set", sequence_of("ring")}));
+  }
+  CHECK(fingerprint_of(smoke("elastic-gossip")) ==
+        fingerprint_of(smoke("elastic-gossip"), {"--set", sequence_of("complete")}));
+  const std::vector<std::string> choco{
+      "--set", R"(/algorithm={"kind":"choco","gamma":0.2,"compression":{"kind":"top_k","fraction":0.1}})",
+      "--set", R"(/trigger={"kind":"always"})"};
+  std::vector<std::string> switching = choco;
+  switching.insert(switching.end(), {"--set", sequence_of("ring")});
+  CHECK(fingerprint_of(smoke("dpsgd"), choco) == fingerprint_of(smoke("dpsgd"), switching));
+}
+
 TEST_CASE("churn: threads 1 and 2 give identical fingerprints, drops are counted by reason") {
   for (const char* name : {"dpsgd", "detsgrad"})
     for (const char* rejoin : {"stale", "pull"}) {
@@ -302,6 +384,33 @@ TEST_CASE("bad send buffer keys exit 2 with one line naming the pointer") {
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK_FALSE(fs::exists(out));
     CHECK_FALSE(fs::exists(out + ".tmp"));
+  }
+}
+
+TEST_CASE("dynamic topologies: refused combinations exit 2 with one line naming the pointer") {
+  const std::string epidemic = R"(/topology={"dynamic":{"kind":"epidemic","s":2}})";
+  const std::vector<std::tuple<std::string, std::vector<std::string>, std::string>> cases{
+      {"detsgrad", {"--set", R"(/algorithm/compression={"kind":"top_k","k":3})"},
+       "/algorithm/compression: DETSGRAD on a dynamic topology sends whole models"},
+      {"detsgrad", {"--set", "/algorithm/local_steps=2"}, "/algorithm/local_steps: "},
+      {"detsgrad", {"--set", R"(/trigger/granularity="layer")"}, "/trigger: "},
+      {"detsgrad-async", {}, "/time/mode: a dynamic topology runs in sync mode"},
+      {"gossip-async-lossy", {}, "/time/mode: a dynamic topology runs in sync mode"},
+      {"easgd", {}, "/topology/dynamic: a dynamic topology works with"},
+      {"allreduce", {}, "/topology/dynamic: a dynamic topology works with"},
+      {"dpsgd",
+       {"--set", R"(/algorithm={"kind":"choco","gamma":0.2,"local_steps":2})", "--set",
+        R"(/trigger={"kind":"always"})"},
+       "/algorithm/local_steps: CHOCO on a dynamic topology"}};
+  for (const auto& [name, extra, message] : cases) {
+    CAPTURE(name);
+    CAPTURE(message);
+    std::vector<std::string> args{"validate", smoke(name), "--set", epidemic};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = run_dlsim(args);
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind("dlsim: " + smoke(name) + ": " + message, 0) == 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   }
 }
 

@@ -3,6 +3,7 @@
 #include "scenario_test_helpers.hpp"
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/memory_estimate.hpp"
+#include "sim/scenario/world.hpp"
 
 using namespace dlsim;
 using dlsim::testing::scenario_error_of;
@@ -91,10 +92,11 @@ TEST_CASE("bad dynamic topology input names its JSON pointer") {
   CHECK(scenario_error_of(with(scenario(kSequence), "/topology/dynamic/topologies/0/kind",
                                "torus")) ==
         "s.json: /topology/dynamic/topologies/0: missing key \"rows\"");
-  CHECK(scenario_error_of(with(with(scenario(kEpidemic), "/algorithm/kind", "detsgrad"),
-                               "/trigger", {{"kind", "always"}})) ==
-        "s.json: /topology/dynamic: a dynamic topology works with \"dpsgd\" so far; "
-        "\"detsgrad\" keeps state per fixed neighbour");
+  CHECK(scenario_error_of(with(with(scenario(kEpidemic), "/algorithm/kind", "eventgrad"),
+                               "/trigger", {{"kind", "adaptive"}, {"horizon", 0.9}})) ==
+        "s.json: /topology/dynamic: a dynamic topology works with \"dpsgd\", \"detsgrad\", "
+        "\"gossip\", \"elastic_gossip\" and \"choco\" so far; \"eventgrad\" keeps state per "
+        "fixed neighbour");
   CHECK(scenario_error_of(with(scenario(kEpidemic), "/time/mode", "async")) ==
         "s.json: /time/mode: a dynamic topology runs in sync mode (every round draws its graph)");
   json static_with_underlay = scenario(kEpidemic);
@@ -124,4 +126,91 @@ TEST_CASE("the memory estimate counts a complete underlay's links and names /net
   } catch (const InputError& error) {
     CHECK(std::string(error.what()).starts_with("s.json: /network/underlay: the run needs"));
   }
+}
+
+TEST_CASE("DETSGRAD accepts a dynamic topology with whole-model sends, and refuses compression, "
+          "local steps and per-tensor triggers naming their key") {
+  const json detsgrad = with(with(scenario(kEpidemic), "/algorithm/kind", "detsgrad"), "/trigger",
+                             {{"kind", "threshold"}, {"v0", 0.5}});
+  for (const json& d : {json{{"kind", "one_peer_exponential"}}, kEpidemic,
+                        json{{"kind", "random_matching"}}, kSequence}) {
+    CAPTURE(d.dump());
+    CHECK(parse_scenario(with(detsgrad, "/topology/dynamic", d), "s.json").dynamic);
+  }
+  CHECK(scenario_error_of(with(detsgrad, "/algorithm/compression", {{"kind", "top_k"},
+                                                                    {"k", 3}})) ==
+        "s.json: /algorithm/compression: DETSGRAD on a dynamic topology sends whole models (a new "
+        "neighbour holds no copy to add a compressed difference to)");
+  CHECK(scenario_error_of(with(detsgrad, "/algorithm/local_steps", 2)) ==
+        "s.json: /algorithm/local_steps: DETSGRAD on a dynamic topology communicates every "
+        "iteration it may (local_steps 1)");
+  CHECK(scenario_error_of(with(detsgrad, "/trigger/granularity", "layer")) ==
+        "s.json: /trigger: DETSGRAD on a dynamic topology decides on the whole model (a new "
+        "neighbour holds no tensors to update)");
+  CHECK(scenario_error_of(with(detsgrad, "/time/mode", "async")) ==
+        "s.json: /time/mode: a dynamic topology runs in sync mode (every round draws its graph)");
+}
+
+TEST_CASE("Gossiping SGD and Elastic Gossip accept a dynamic topology in sync mode") {
+  for (const char* kind : {"gossip", "elastic_gossip"})
+    for (const json& d : {json{{"kind", "one_peer_exponential"}}, kEpidemic,
+                          json{{"kind", "random_matching"}}, kSequence}) {
+      CAPTURE(kind);
+      CAPTURE(d.dump());
+      const json j = with(with(with(scenario(d), "/algorithm/kind", kind), "/trigger",
+                               {{"kind", "probability"}, {"p", 0.5}}),
+                          "/time/mode", "sync");
+      CHECK(parse_scenario(j, "s.json").dynamic);
+      CHECK(scenario_error_of(with(j, "/time/mode", "async")) ==
+            "s.json: /time/mode: a dynamic topology runs in sync mode (every round draws its "
+            "graph)");
+    }
+}
+
+TEST_CASE("CHOCO accepts a dynamic topology with local_steps 1 and refuses more local steps") {
+  const json choco = with(with(scenario(kSequence), "/algorithm",
+                               {{"kind", "choco"}, {"gamma", 0.3},
+                                {"compression", {{"kind", "top_k"}, {"k", 3}}}}),
+                          "/trigger", {{"kind", "always"}});
+  for (const json& d : {json{{"kind", "one_peer_exponential"}}, kEpidemic,
+                        json{{"kind", "random_matching"}}, kSequence}) {
+    CAPTURE(d.dump());
+    CHECK(parse_scenario(with(choco, "/topology/dynamic", d), "s.json").dynamic);
+  }
+  CHECK(scenario_error_of(with(choco, "/algorithm/local_steps", 3)) ==
+        "s.json: /algorithm/local_steps: CHOCO on a dynamic topology communicates every iteration "
+        "(local_steps 1): an edge that appears in a local step would never carry its whole copy");
+}
+
+TEST_CASE("the memory estimate counts CHOCO's copies per source of the dynamic graph, not per "
+          "underlay neighbour") {
+  const json choco = with(with(scenario({{"kind", "one_peer_exponential"}}), "/algorithm",
+                               {{"kind", "choco"}, {"gamma", 0.3}}),
+                          "/trigger", {{"kind", "always"}});
+  const json big = with(choco, "/agents", 64);
+  // x, g, x^_i, one copy, the whole copy for a new edge: 5 vectors (the quadratic's c: 6).
+  CHECK(estimate_memory(parse_scenario(big, "s.json"), uint64_t{1} << 40).vectors_per_agent ==
+        doctest::Approx(6.0));
+  const json epidemic = with(big, "/topology/dynamic", {{"kind", "epidemic"}, {"s", 4}});
+  CHECK(estimate_memory(parse_scenario(epidemic, "s.json"), uint64_t{1} << 40).vectors_per_agent ==
+        doctest::Approx(6.0 + 3.0 + 6.0));  // 4 + 3 sqrt(4) sources instead of 1
+}
+
+TEST_CASE("DETSGRAD's beta_0 * degree warning uses the dynamic graphs' in-degree, not the "
+          "underlay's degree") {
+  const auto warnings_of = [](const json& dynamic, double b) {
+    const json detsgrad = {{"kind", "detsgrad"}, {"b", b}};
+    const json j = with(with(with(scenario(dynamic), "/algorithm", detsgrad), "/trigger",
+                             {{"kind", "always"}}),
+                        "/network/underlay", {{"kind", "complete"}});  // degree 5
+    return build_world(parse_scenario(j, "s.json"), models::DataPaths{})->warnings;
+  };
+  CHECK(warnings_of(kEpidemic, 0.3).empty());  // 0.3 x s = 0.6
+  CHECK(warnings_of({{"kind", "one_peer_exponential"}}, 0.9).empty());
+  const auto w = warnings_of({{"kind", "epidemic"}, {"s", 4}}, 0.3);
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].find("s.json: /algorithm/b: beta_0 * max degree = 0.3 * 4 = 1.2 >= 1") == 0);
+  const auto star = warnings_of(kSequence, 0.3);  // the star's hub: degree 5
+  REQUIRE(star.size() == 1);
+  CHECK(star[0].find("= 0.3 * 5 = 1.5 >= 1") != std::string::npos);
 }
