@@ -21,12 +21,27 @@
 // so a broadcast to d idle neighbours through an uplink slower than the links delivers its k-th
 // message (k = 1..d) at k T_up(S) + T_link(S) + latency.
 //
+// network.sharing "maxmin" (Sharing::kMaxMin) replaces the FIFO serialisers with flows
+// (shared_flows.hpp): a message is one flow over its whole route at once, the sender's uplink,
+// every link and the receiver's downlink (those that exist), at its max-min fair share of each,
+// recomputed whenever a flow starts or ends; as SimGrid's flow models, with latency added after:
+//   delivery = (the flow's last bit is out, whole ns rounded up) + sum of the route's latencies
+//              [+ each link's jitter draw]
+// Alone on its route a message therefore takes ceil(8e9 S / min bandwidth) + latencies: the FIFO
+// time for one hop without NICs, less than FIFO's store-and-forward sum with hops or NICs (the
+// route pipelines). Loss and jitter are drawn for every link in route order when the flow
+// starts; a message lost on a link is a flow up to that link only and is dropped when its bits
+// are out. Events: kFlowEnd (agent = sender, payload = slot), then kDelivery after the
+// propagation delay. A message enters its flow at once, so it never waits in a send buffer
+// (network.send_buffer and when_full have no effect under "maxmin").
+//
 // Send buffers (send_buffers.hpp): a message waits in its (sender, destination) buffer from its
 // offer until it starts on its first serialiser; offer() applies network.when_full when the
 // buffer is full. The timing above is unchanged for every message that enters the wire.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sim/core/event.hpp"
@@ -35,9 +50,16 @@
 #include "sim/network/link.hpp"
 #include "sim/network/router.hpp"
 #include "sim/network/send_buffers.hpp"
+#include "sim/network/shared_flows.hpp"
 #include "topologies/graph.hpp"
 
 namespace dlsim {
+
+/// How a link or NIC carries the messages that cross it at the same time.
+enum class Sharing : uint8_t {
+  kFifo,    ///< one after another, in the order they reach it (store-and-forward per hop)
+  kMaxMin,  ///< all at once, each flow at its max-min fair share of every resource on its route
+};
 
 /// Network-wide settings, plain data (the scenario layer fills it).
 struct NetworkConfig {
@@ -50,6 +72,7 @@ struct NetworkConfig {
   std::vector<uint64_t> nic_uplink_bps_per_agent;
   std::vector<uint64_t> nic_downlink_bps_per_agent;
   SendBufferConfig send_buffer;  ///< default: unbounded (the scenario layer sets its bound)
+  Sharing sharing = Sharing::kFifo;
 };
 
 /// What became of an offered message.
@@ -103,7 +126,7 @@ class Network {
   /// When `node`'s send buffers are back within their bound after a "block" (<= now: free).
   SimTime blocked_until(AgentId node) const { return buffers_.blocked_until(node.value); }
 
-  /// Processes kNicRelease and kLinkArrival events and returns true. For a kDelivery event it
+  /// Processes kNicRelease, kLinkArrival and kFlowEnd events and returns true. For a kDelivery event it
   /// signals the delivery and returns false: the agent layer handles it next (at an offline node
   /// it signals a drop, frees the slot and returns true). Any other kind: returns false. Call it
   /// for every event before the agent layer's own handling.
@@ -136,13 +159,17 @@ class Network {
   void load(StateReader& in);
 
  private:
-  enum class Stage : uint8_t { kFree, kUplink, kOnLink, kDownlink, kArrived };
+  // kFlow: its flow is being carried (maxmin); kPropagating: its bits are out, it propagates.
+  enum class Stage : uint8_t { kFree, kUplink, kOnLink, kDownlink, kArrived, kFlow, kPropagating };
   struct Slot {  // a live message and where it is: one record, one cache line
     NetMessage message;
-    uint32_t link = kNoLink;  // the link it is on or enters next
+    uint32_t link = kNoLink;  // the link it is on or enters next (maxmin: its first link)
     uint32_t next_hop = 0;    // router_.hop(next_hop) is the link after `link` (kNoLink: last)
+    SimTime delay{};          // maxmin: the route's latencies and jitter draws
+    uint32_t lost_hop = 0;    // maxmin: the hop (0 = first link) that lost it, or kNotLost
     Stage stage = Stage::kFree;
   };
+  static constexpr uint32_t kNotLost = 0xffffffffu;
   struct OutLink {  // adjacency with link ids, so a send to a neighbour reads one short run
     uint32_t to;
     uint32_t link;
@@ -158,6 +185,12 @@ class Network {
   void enter_link(Simulator& sim, uint32_t slot);
   void on_link_arrival(Simulator& sim, const Event& event);
   bool on_delivery(Simulator& sim, uint32_t slot);  // true: dropped at an offline node
+  void start_flow(Simulator& sim, uint32_t slot);
+  static bool stale_flow_end(const void* self, const Event& e) {
+    return static_cast<const Network*>(self)->flows_->stale(e);
+  }
+  void finish_flow(Simulator& sim, uint32_t slot);
+  void record_route_deliveries(const Slot& s, uint32_t hops);  // its first `hops` links
   MessageSignal signal(const Simulator& sim, const Slot& s) const {
     return MessageSignal{sim.now(), s.message.from, s.message.to, wire_bytes(s)};
   }
@@ -178,6 +211,10 @@ class Network {
   SendBuffers buffers_;
   std::vector<uint8_t> offline_;  // per node, 1 while offline; empty until set_online()
   LoadWatch load_;  // resources: uplink i, then link l at node_count() + l
+  // maxmin only: resources uplink i, link l at node_count() + l, downlink i at
+  // node_count() + link_count() + i.
+  std::unique_ptr<SharedFlows> flows_;
+  std::vector<uint32_t> route_;  // scratch of start_flow()
 };
 
 }  // namespace dlsim

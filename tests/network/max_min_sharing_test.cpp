@@ -1,0 +1,144 @@
+// network.sharing "maxmin": messages crossing a link or NIC at the same time share it max-min
+// fairly, each as one flow over its whole route. Times by hand: a flow's bits / its rate, rounded
+// up to whole ns, plus the route's latencies.
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "harness.hpp"
+
+using namespace dlsim;
+using namespace dlsim::test;
+
+namespace {
+
+NetworkConfig max_min() {
+  NetworkConfig config;
+  config.sharing = Sharing::kMaxMin;
+  return config;
+}
+
+}  // namespace
+
+TEST_CASE("maxmin: two equal messages entering one link together both end at 2T, FIFO at T, 2T") {
+  const topo::Graph g = line(2, SimTime::from_ms(1));  // 1 Gbps; S = 1e6 bytes: T = 8 ms
+  for (const Sharing sharing : {Sharing::kFifo, Sharing::kMaxMin}) {
+    NetworkConfig config;
+    config.sharing = sharing;
+    Network net(g, config, 1);
+    Simulator sim(1);
+    net.send(sim, AgentId{0}, AgentId{1}, 1000000);
+    net.send(sim, AgentId{0}, AgentId{1}, 1000000);
+    const auto got = run(sim, net);
+    REQUIRE(got.size() == 2);
+    const bool fifo = sharing == Sharing::kFifo;
+    CHECK(got[0].at_ns == (fifo ? 9000000 : 17000000));  // T + L, or 2T + L (0.5 Gbps each)
+    CHECK(got[1].at_ns == 17000000);
+  }
+}
+
+TEST_CASE("maxmin: three flows on two links, one crossing both, get the textbook rates") {
+  // Link 0->1: 10 Mbps, link 1->2: 4 Mbps, 1 ms each. A: 0->2 (10,000 bytes = 80,000 bits),
+  // B: 0->1 (80,000 bits), C: 1->2 (5,000 bytes = 40,000 bits). Link 1->2 is the bottleneck:
+  // A = C = 2 Mbps, B = 10 - 2 = 8 Mbps.
+  //   B ends at 80,000 / 8e6 = 10 ms (A and C keep 2 Mbps: link 1->2 still binds them);
+  //   C ends at 40,000 / 2e6 = 20 ms; A has sent 40,000 bits and now gets min(10, 4) = 4 Mbps:
+  //   A ends at 20 + 40,000 / 4e6 = 30 ms. Deliveries add 1 ms per link.
+  const topo::Graph g(3, {edge(0, 1, SimTime::from_ms(1), 10000000),
+                          edge(1, 2, SimTime::from_ms(1), 4000000)});
+  Network net(g, max_min(), 1);
+  Simulator sim(1);
+  net.send(sim, AgentId{0}, AgentId{2}, 10000);
+  net.send(sim, AgentId{0}, AgentId{1}, 10000);
+  net.send(sim, AgentId{1}, AgentId{2}, 5000);
+  const auto got = run(sim, net);
+  REQUIRE(got.size() == 3);
+  CHECK((got[0].from == 0 && got[0].to == 1 && got[0].at_ns == 11000000));
+  CHECK((got[1].from == 1 && got[1].to == 2 && got[1].at_ns == 21000000));
+  CHECK((got[2].from == 0 && got[2].to == 2 && got[2].at_ns == 32000000));
+}
+
+TEST_CASE("maxmin: a flow ending frees its share for a flow that started later") {
+  // 1 Gbps, 1 ms; M1 (8e6 bits) at 0, M2 (8e6 bits) at 4 ms. M1 alone sends 4e6 bits by 4 ms,
+  // then both get 0.5 Gbps: M1 ends at 4 + 8 = 12 ms. M2 has 4e6 bits left, alone at 1 Gbps:
+  // ends at 16 ms. Deliveries at 13 and 17 ms (FIFO: 9 and 17 ms).
+  const topo::Graph g = line(2, SimTime::from_ms(1));
+  Network net(g, max_min(), 1);
+  Simulator sim(1);
+  net.send(sim, AgentId{0}, AgentId{1}, 1000000);
+  sim.schedule_at(SimTime::from_ms(4), EventKind::kTimer, AgentId{0});
+  const auto got =
+      run(sim, net, SimTime::max(), [&](const Event&) { net.send(sim, AgentId{0}, AgentId{1}, 1000000); });
+  REQUIRE(got.size() == 2);
+  CHECK(got[0].at_ns == 13000000);
+  CHECK(got[1].at_ns == 17000000);
+  // M2's first end event (4 + 16 = 20 ms) went stale when M1 ended: it must not move the clock.
+  CHECK(sim.now().ns == 17000000);
+}
+
+TEST_CASE("maxmin: a share that does not divide the bits exactly rounds up to whole ns once") {
+  // Three 1-byte messages on 1 Gbps: 8 bits at 1/3 Gbps = 24 ns (FIFO: 8, 16, 24 ns).
+  const topo::Graph g = line(2, SimTime::from_ms(1));
+  Network net(g, max_min(), 1);
+  Simulator sim(1);
+  for (int i = 0; i < 3; ++i) net.send(sim, AgentId{0}, AgentId{1}, 1);
+  const auto got = run(sim, net);
+  REQUIRE(got.size() == 3);
+  for (const Delivery& d : got) CHECK(d.at_ns == 1000024);
+}
+
+TEST_CASE("maxmin: a NIC uplink is shared by the flows leaving it, pipelined with their links") {
+  // Star, links 10 Gbps and 1 ms, uplink 1 Gbps, S = 125000 bytes (1e6 bits) to each of 4
+  // leaves: each flow gets 0.25 Gbps of the uplink, all end at 4 ms, arrive at 5 ms (FIFO: the
+  // k-th at k + 0.1 + 1 ms).
+  const topo::Graph g = star(4, SimTime::from_ms(1), 10 * kGbps);
+  NetworkConfig config = max_min();
+  config.nic_uplink_bps = kGbps;
+  Network net(g, config, 1);
+  Simulator sim(1);
+  for (uint32_t leaf = 1; leaf <= 4; ++leaf) net.send(sim, AgentId{0}, AgentId{leaf}, 125000);
+  const auto got = run(sim, net);
+  REQUIRE(got.size() == 4);
+  for (const Delivery& d : got) CHECK(d.at_ns == 5000000);
+}
+
+TEST_CASE("maxmin: a multi-hop message alone takes S / B + every latency, and counts per link") {
+  const topo::Graph g = line(4, SimTime::from_ms(2));  // FIFO: 3 x (1 + 2) ms
+  Network net(g, max_min(), 1);
+  Simulator sim(1);
+  net.send(sim, AgentId{0}, AgentId{3}, 125000);  // 1e6 bits at 1 Gbps = 1 ms
+  const auto got = run(sim, net);
+  REQUIRE(got.size() == 1);
+  CHECK(got[0].at_ns == 1000000 + 3 * 2000000);
+  for (uint32_t i = 0; i < 3; ++i) {
+    const LinkCounters& c = net.link(net.link_between(AgentId{i}, AgentId{i + 1})).counters();
+    CHECK(c.sent == TrafficCount{1, 125000});
+    CHECK(c.delivered == TrafficCount{1, 125000});
+  }
+}
+
+TEST_CASE("maxmin: a lost message is dropped when its bits are out, and an offline receiver's") {
+  const topo::Graph g = line(2, SimTime::from_ms(1));
+  NetworkConfig config = max_min();
+  config.loss_probability = 1.0;
+  Network lossy(g, config, 1);
+  NodeCounts counts(2);
+  lossy.set_listener(counts);
+  Simulator sim(1);
+  const uint32_t slot = lossy.send(sim, AgentId{0}, AgentId{1}, 1000000);
+  CHECK(lossy.in_flight(slot));
+  CHECK(run(sim, lossy).empty());
+  CHECK(sim.now().ns == 8000000);  // the flow's end; no propagation
+  CHECK(counts.dropped[0] == TrafficCount{1, 1000000});
+  CHECK(lossy.live_messages() == 0);
+
+  Network net(g, max_min(), 1);
+  NodeCounts seen(2);
+  net.set_listener(seen);
+  Simulator sim2(1);
+  net.send(sim2, AgentId{0}, AgentId{1}, 1000000);
+  net.set_online(AgentId{1}, false);
+  CHECK(run(sim2, net).empty());
+  CHECK(seen.dropped[0] == TrafficCount{1, 1000000});
+  CHECK(net.live_messages() == 0);
+}
