@@ -35,8 +35,7 @@ void MaxMinSolver::solve(std::span<const double> capacity_bps,
   frozen_.assign(flows, 0);
   heap_.clear();
   for (size_t r = 0; r < resources; ++r)
-    if (unfrozen_[r] != 0)
-      heap_.push_back({left_[r] / unfrozen_[r], static_cast<uint32_t>(r)});
+    if (unfrozen_[r] != 0) heap_.push_back({left_[r] / unfrozen_[r], static_cast<uint32_t>(r)});
   std::make_heap(heap_.begin(), heap_.end(), after);
   while (!heap_.empty()) {
     std::pop_heap(heap_.begin(), heap_.end(), after);

@@ -57,8 +57,10 @@ Network::Network(topo::Graph physical, const NetworkConfig& config, uint64_t see
     for (uint32_t j : graph.neighbors(i)) out_.push_back(OutLink{j, directed_link(graph, i, j)});
     out_begin_[i + 1] = static_cast<uint32_t>(out_.size());
   }
-  if (config.sharing == Sharing::kMaxMin)
+  if (config.sharing == Sharing::kMaxMin) {
     flows_ = std::make_unique<SharedFlows>(flow_capacities(uplinks_, links_, downlinks_));
+    flow_buffers_ = std::make_unique<FlowBuffers>(config.send_buffer, graph_.node_count());
+  }
 }
 
 uint32_t Network::find_link(uint32_t from, uint32_t to) const {
@@ -88,7 +90,8 @@ SendResult Network::offer(Simulator& sim, AgentId from, AgentId to, uint64_t siz
   const SimTime start =
       flows_ ? now : max(now, uplink.enabled() ? uplink.busy_until() : links_[link].busy_until());
   const SendBuffers::Decision decision =
-      buffers_.offer(now, from.value, to.value, bytes, start, buffering, next_slot());
+      flows_ ? flow_buffers_->offer(from.value, to.value, bytes, buffering, next_slot())
+             : buffers_.offer(now, from.value, to.value, bytes, start, buffering, next_slot());
   const MessageSignal offered{now, from, to, bytes};
   if (decision.verdict != SendBuffers::Verdict::kEnter) {
     const bool superseded = decision.verdict == SendBuffers::Verdict::kSupersede;
@@ -224,6 +227,8 @@ void Network::start_flow(Simulator& sim, uint32_t slot) {
 void Network::finish_flow(Simulator& sim, uint32_t slot) {
   Slot& s = slots_[slot];
   DLSIM_CHECK(s.stage == Stage::kFlow, "slot {} ended a flow it is not in", slot);
+  if (flow_buffers_->ended(s.message.from.value, s.message.to.value, slot))
+    sim.schedule_at(sim.now(), EventKind::kSenderReady, s.message.from);
   if (s.lost_hop != kNotLost) {
     record_route_deliveries(s, s.lost_hop);
     listener_->message_dropped(signal(sim, s), DropReason::kLoss);
@@ -310,6 +315,7 @@ void Network::save(StateWriter& out) const {
   buffers_.save(out);
   load_.save(out);
   if (flows_) flows_->save(out);
+  if (flow_buffers_) flow_buffers_->save(out);
 }
 
 void Network::load(StateReader& in) {
@@ -326,6 +332,7 @@ void Network::load(StateReader& in) {
   buffers_.load(in);
   load_.load(in);
   if (flows_) flows_->load(in);
+  if (flow_buffers_) flow_buffers_->load(in);
 }
 
 }  // namespace dlsim

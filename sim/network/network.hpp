@@ -32,8 +32,8 @@
 // route pipelines). Loss and jitter are drawn for every link in route order when the flow
 // starts; a message lost on a link is a flow up to that link only and is dropped when its bits
 // are out. Events: kFlowEnd (agent = sender, payload = slot), then kDelivery after the
-// propagation delay. A message enters its flow at once, so it never waits in a send buffer
-// (network.send_buffer and when_full have no effect under "maxmin").
+// propagation delay. A message enters its flow at once; its send buffer holds it until its flow
+// ends (flow_buffers.hpp), and a sender blocked by a full one gets a kSenderReady event.
 //
 // Send buffers (send_buffers.hpp): a message waits in its (sender, destination) buffer from its
 // offer until it starts on its first serialiser; offer() applies network.when_full when the
@@ -48,6 +48,7 @@
 #include "sim/core/signals.hpp"
 #include "sim/core/simulator.hpp"
 #include "sim/network/link.hpp"
+#include "sim/network/flow_buffers.hpp"
 #include "sim/network/router.hpp"
 #include "sim/network/send_buffers.hpp"
 #include "sim/network/shared_flows.hpp"
@@ -124,12 +125,17 @@ class Network {
   /// is dropped (DropReason::kOffline) instead of delivered. Every node starts online.
   void set_online(AgentId node, bool online);
   /// When `node`'s send buffers are back within their bound after a "block" (<= now: free).
-  SimTime blocked_until(AgentId node) const { return buffers_.blocked_until(node.value); }
+  /// Under maxmin that time is not known in advance: SimTime::max() while blocked, and a
+  /// kSenderReady event (agent = node) comes when it no longer is (flow_buffers.hpp).
+  SimTime blocked_until(AgentId node) const {
+    if (flows_) return flow_buffers_->blocked(node.value) ? SimTime::max() : SimTime{};
+    return buffers_.blocked_until(node.value);
+  }
 
-  /// Processes kNicRelease, kLinkArrival and kFlowEnd events and returns true. For a kDelivery event it
-  /// signals the delivery and returns false: the agent layer handles it next (at an offline node
-  /// it signals a drop, frees the slot and returns true). Any other kind: returns false. Call it
-  /// for every event before the agent layer's own handling.
+  /// Processes kNicRelease, kLinkArrival and kFlowEnd events and returns true. For a kDelivery
+  /// event it signals the delivery and returns false: the agent layer handles it next (at an
+  /// offline node it signals a drop, frees the slot and returns true). Any other kind: returns
+  /// false. Call it for every event before the agent layer's own handling.
   bool handle(Simulator& sim, const Event& event);
 
   /// The message in `slot`. Precondition: the slot is live (sent and not yet released).
@@ -210,10 +216,11 @@ class Network {
   std::vector<uint32_t> free_slots_;
   SendBuffers buffers_;
   std::vector<uint8_t> offline_;  // per node, 1 while offline; empty until set_online()
-  LoadWatch load_;  // resources: uplink i, then link l at node_count() + l
+  LoadWatch load_;                // resources: uplink i, then link l at node_count() + l
   // maxmin only: resources uplink i, link l at node_count() + l, downlink i at
   // node_count() + link_count() + i.
   std::unique_ptr<SharedFlows> flows_;
+  std::unique_ptr<FlowBuffers> flow_buffers_;
   std::vector<uint32_t> route_;  // scratch of start_flow()
 };
 

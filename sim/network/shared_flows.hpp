@@ -11,9 +11,10 @@
 // moves earlier and a new event is scheduled, the old one being recognised as stale by its
 // sequence number and dropped unseen by the simulator (Simulator::set_stale_filter, which the
 // owner registers): it moves no clock, so a sync round still ends with its last delivery. The
-// queue thus holds at most a flow's pending ends; when a rate goes down, the event stays and, when it fires early, is moved to
-// the new end. Every decision depends only on the flows (ids, sizes, routes) and the event
-// order, never on container order: components are solved in resource and flow id order.
+// queue thus holds at most a flow's pending ends; when a rate goes down, the event stays and, when
+// it fires early, is moved to the new end. Every decision depends only on the flows (ids, sizes,
+// routes) and the event order, never on container order: components are solved in resource and flow
+// id order.
 #pragma once
 
 #include <cstdint>

@@ -1,9 +1,9 @@
 // The max-min solver alone: rates derived by hand with the bottleneck algorithm.
+#include "sim/network/fair_share.hpp"
+
 #include <doctest/doctest.h>
 
 #include <vector>
-
-#include "sim/network/fair_share.hpp"
 
 using namespace dlsim;
 
@@ -47,8 +47,7 @@ TEST_CASE("max-min: a flow limited elsewhere leaves its unused share to the othe
 TEST_CASE("max-min: a chain of bottlenecks is resolved in order") {
   // r0 = 3 (flows a, b), r1 = 10 (b, c), r2 = 4 (c, d): r0 share 1.5 freezes a, b; r1 then has
   // 8.5 for c, r2 offers c and d 2 each: c = d = 2.
-  CHECK(solve({3, 10, 4}, {{0}, {0, 1}, {1, 2}, {2}}) ==
-        std::vector<double>{1.5, 1.5, 2, 2});
+  CHECK(solve({3, 10, 4}, {{0}, {0, 1}, {1, 2}, {2}}) == std::vector<double>{1.5, 1.5, 2, 2});
 }
 
 TEST_CASE("max-min: the solver keeps no state between problems") {

@@ -44,8 +44,8 @@ TEST_CASE("maxmin: three flows on two links, one crossing both, get the textbook
   //   B ends at 80,000 / 8e6 = 10 ms (A and C keep 2 Mbps: link 1->2 still binds them);
   //   C ends at 40,000 / 2e6 = 20 ms; A has sent 40,000 bits and now gets min(10, 4) = 4 Mbps:
   //   A ends at 20 + 40,000 / 4e6 = 30 ms. Deliveries add 1 ms per link.
-  const topo::Graph g(3, {edge(0, 1, SimTime::from_ms(1), 10000000),
-                          edge(1, 2, SimTime::from_ms(1), 4000000)});
+  const topo::Graph g(
+      3, {edge(0, 1, SimTime::from_ms(1), 10000000), edge(1, 2, SimTime::from_ms(1), 4000000)});
   Network net(g, max_min(), 1);
   Simulator sim(1);
   net.send(sim, AgentId{0}, AgentId{2}, 10000);
@@ -67,8 +67,8 @@ TEST_CASE("maxmin: a flow ending frees its share for a flow that started later")
   Simulator sim(1);
   net.send(sim, AgentId{0}, AgentId{1}, 1000000);
   sim.schedule_at(SimTime::from_ms(4), EventKind::kTimer, AgentId{0});
-  const auto got =
-      run(sim, net, SimTime::max(), [&](const Event&) { net.send(sim, AgentId{0}, AgentId{1}, 1000000); });
+  const auto got = run(sim, net, SimTime::max(),
+                       [&](const Event&) { net.send(sim, AgentId{0}, AgentId{1}, 1000000); });
   REQUIRE(got.size() == 2);
   CHECK(got[0].at_ns == 13000000);
   CHECK(got[1].at_ns == 17000000);
@@ -141,4 +141,84 @@ TEST_CASE("maxmin: a lost message is dropped when its bits are out, and an offli
   CHECK(run(sim2, net).empty());
   CHECK(seen.dropped[0] == TrafficCount{1, 1000000});
   CHECK(net.live_messages() == 0);
+}
+
+TEST_CASE("maxmin: a ring round with one message per link at a time delivers exactly as fifo") {
+  // 8 nodes, each sending to both neighbours: every directed link carries one message alone.
+  std::vector<topo::Edge> edges;
+  for (uint32_t i = 0; i < 8; ++i)
+    edges.push_back(edge(std::min(i, (i + 1) % 8), std::max(i, (i + 1) % 8),
+                         SimTime::from_us(300 + 10 * i), 100000000));
+  const topo::Graph g(8, edges);
+  std::vector<Delivery> got[2];
+  for (const Sharing sharing : {Sharing::kFifo, Sharing::kMaxMin}) {
+    NetworkConfig config;
+    config.sharing = sharing;
+    Network net(g, config, 1);
+    Simulator sim(1);
+    for (uint32_t i = 0; i < 8; ++i) {
+      net.send(sim, AgentId{i}, AgentId{(i + 1) % 8}, 12345 + i);
+      net.send(sim, AgentId{i}, AgentId{(i + 7) % 8}, 54321 + i);
+    }
+    got[sharing == Sharing::kMaxMin] = run(sim, net);
+  }
+  REQUIRE(got[0].size() == 16);
+  REQUIRE(got[1].size() == 16);
+  for (size_t k = 0; k < 16; ++k) {
+    CHECK(got[0][k].from == got[1][k].from);
+    CHECK(got[0][k].to == got[1][k].to);
+    CHECK(got[0][k].at_ns == got[1][k].at_ns);
+  }
+}
+
+TEST_CASE("maxmin: a full send buffer coalesces a copy into the newest flow of its pair") {
+  // Bound 1: the first copy's flow holds the buffer until it ends; the next two copies of the
+  // same size take its place (same slot, same timing): one delivery, at T + L = 9 ms.
+  const topo::Graph g = line(2, SimTime::from_ms(1));
+  NetworkConfig config = max_min();
+  config.send_buffer = SendBufferConfig{1, 0, WhenFull::kCoalesce};
+  Network net(g, config, 1);
+  Simulator sim(1);
+  const SendResult first = net.offer(sim, AgentId{0}, AgentId{1}, 1000000, Buffering::kLatestValue);
+  CHECK(first.outcome == SendOutcome::kSent);
+  for (int k = 0; k < 2; ++k) {
+    const SendResult r = net.offer(sim, AgentId{0}, AgentId{1}, 1000000, Buffering::kLatestValue);
+    CHECK(r.outcome == SendOutcome::kSuperseded);
+    CHECK(r.slot == first.slot);
+  }
+  const auto got = run(sim, net);
+  REQUIRE(got.size() == 1);
+  CHECK(got[0].at_ns == 9000000);
+  // Its flow ended: the buffer has room again, the next copy starts a flow of its own.
+  CHECK(net.offer(sim, AgentId{0}, AgentId{1}, 1000000, Buffering::kLatestValue).outcome ==
+        SendOutcome::kSent);
+}
+
+TEST_CASE("maxmin: a blocked sender learns when its buffer has room from a kSenderReady event") {
+  // Bound 1, messages that must arrive: M1 (8e6 bits) and M2 (16e6 bits) both start at once and
+  // share 1 Gbps; the sender is blocked (2 held > 1) until M1 ends at 16 ms (M2 then ends at
+  // 16 + 8e6 / 1e9 s = 24 ms). No time is known in advance: blocked_until is SimTime::max().
+  const topo::Graph g = line(2, SimTime::from_ms(1));
+  NetworkConfig config = max_min();
+  config.send_buffer = SendBufferConfig{1, 0, WhenFull::kBlock};
+  Network net(g, config, 1);
+  Simulator sim(1);
+  net.offer(sim, AgentId{0}, AgentId{1}, 1000000, Buffering::kEveryMessage);
+  CHECK(net.blocked_until(AgentId{0}) == SimTime{});
+  net.offer(sim, AgentId{0}, AgentId{1}, 2000000, Buffering::kEveryMessage);
+  CHECK(net.blocked_until(AgentId{0}) == SimTime::max());
+  std::vector<int64_t> ready_at, delivered_at;
+  sim.run([&](const Event& e) {
+    if (net.handle(sim, e)) return;
+    if (e.kind() == EventKind::kSenderReady) {
+      CHECK(e.agent == AgentId{0});
+      CHECK(net.blocked_until(AgentId{0}) == SimTime{});
+      ready_at.push_back(sim.now().ns);
+    } else if (e.kind() == EventKind::kDelivery) {
+      delivered_at.push_back(sim.now().ns);
+      net.release(e.payload);
+    }
+  });
+  CHECK(ready_at == std::vector<int64_t>{16000000});
+  CHECK(delivered_at == std::vector<int64_t>{17000000, 25000000});
 }
