@@ -191,6 +191,7 @@ class Network {
   void enter_link(Simulator& sim, uint32_t slot);
   void on_link_arrival(Simulator& sim, const Event& event);
   bool on_delivery(Simulator& sim, uint32_t slot);  // true: dropped at an offline node
+  void start_sharing(const SendBufferConfig& send_buffer);  // network_flows.cpp: maxmin
   void start_flow(Simulator& sim, uint32_t slot);
   static bool stale_flow_end(const void* self, const Event& e) {
     return static_cast<const Network*>(self)->flows_->stale(e);

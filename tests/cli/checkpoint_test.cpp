@@ -229,8 +229,8 @@ TEST_CASE("maxmin-sharing runs killed with SIGKILL and resumed give the same res
   for (const char* name : {"detsgrad-async", "gossip-async-lossy"})
     check_survives_kills(name, {"--set", "/run/iterations=300", "--set",
                                 "/network/bandwidth=\"1Mbps\"", "--set",
-                                R"(/time/compute={"step":"5ms"})", "--set", "/network/send_buffer=2",
-                                "--set", "/network/sharing=\"maxmin\""});
+                                R"(/time/compute={"step":"5ms"})", "--set",
+                                "/network/send_buffer=2", "--set", "/network/sharing=\"maxmin\""});
 }
 
 TEST_CASE("--resume continues an interrupted run from its folder alone") {

@@ -76,15 +76,24 @@ TEST_CASE("maxmin: a flow ending frees its share for a flow that started later")
   CHECK(sim.now().ns == 17000000);
 }
 
-TEST_CASE("maxmin: a share that does not divide the bits exactly rounds up to whole ns once") {
-  // Three 1-byte messages on 1 Gbps: 8 bits at 1/3 Gbps = 24 ns (FIFO: 8, 16, 24 ns).
+TEST_CASE("maxmin: ends round up to whole ns, and floating-point error adds no ns") {
+  // Three 5-byte messages on 1 Gbps: 40 bits at 1/3 Gbps = 120 ns exactly, which doubles give as
+  // 120.00000000000001 (FIFO: 40, 80, 120 ns).
   const topo::Graph g = line(2, SimTime::from_ms(1));
   Network net(g, max_min(), 1);
   Simulator sim(1);
-  for (int i = 0; i < 3; ++i) net.send(sim, AgentId{0}, AgentId{1}, 1);
+  for (int i = 0; i < 3; ++i) net.send(sim, AgentId{0}, AgentId{1}, 5);
   const auto got = run(sim, net);
   REQUIRE(got.size() == 3);
-  for (const Delivery& d : got) CHECK(d.at_ns == 1000024);
+  for (const Delivery& d : got) CHECK(d.at_ns == 1000120);
+  // One byte alone on 6 Gbps: 8 / 6 = 1.33 ns, rounded up to 2 as FIFO's T(S).
+  const topo::Graph fast = line(2, SimTime::from_ms(1), 6 * kGbps);
+  Network one(fast, max_min(), 1);
+  Simulator sim2(1);
+  one.send(sim2, AgentId{0}, AgentId{1}, 1);
+  const auto alone = run(sim2, one);
+  REQUIRE(alone.size() == 1);
+  CHECK(alone[0].at_ns == 1000002);
 }
 
 TEST_CASE("maxmin: a NIC uplink is shared by the flows leaving it, pipelined with their links") {
