@@ -88,6 +88,19 @@ void SharedFlows::collect(std::span<const uint32_t> seeds) {
 void SharedFlows::recompute(Simulator& sim, std::span<const uint32_t> seeds) {
   collect(seeds);
   if (members_.empty()) return;
+  // Two common cases without the solver, with the very doubles it would compute: one flow gets
+  // its slowest resource; flows on one resource alone get capacity / count.
+  if (members_.size() == 1) {
+    double rate = capacity_bps_[resources_[0]];
+    for (const uint32_t r : resources_) rate = std::min(rate, capacity_bps_[r]);
+    apply(sim, members_[0], rate);
+    return;
+  }
+  if (resources_.size() == 1) {
+    const double share = capacity_bps_[resources_[0]] / static_cast<double>(members_.size());
+    for (const uint32_t id : members_) apply(sim, id, share);
+    return;
+  }
   capacity_.clear();
   for (size_t k = 0; k < resources_.size(); ++k) {
     local_[resources_[k]] = static_cast<uint32_t>(k);
