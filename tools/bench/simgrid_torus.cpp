@@ -9,8 +9,11 @@
 // messages received and messages/s (CPU time of the simulation). Optional: built only when
 // SimGrid is found (Debian's libsimgrid-dev), and only on request (--target simgrid_torus).
 // Usage: simgrid_torus [side = 16] [simulated ms = 20] [direct | nic = direct]
+// version.h uses macros that s4u.hpp defines.
+// clang-format off
 #include <simgrid/s4u.hpp>
 #include <simgrid/version.h>
+// clang-format on
 
 #include <cstdint>
 #include <cstdio>
@@ -25,6 +28,7 @@ namespace {
 
 constexpr uint64_t kMessageBytes = 1000;
 constexpr double kPeriod = 0.001;
+constexpr double kBytesPerS = 1.25e8;  // 1 Gbps: SimGrid's bandwidths are in bytes per second
 uint64_t received = 0;
 int payload = 0;
 
@@ -62,13 +66,15 @@ int main(int argc, char** argv) {
   for (uint32_t r = side; r < 2 * side; ++r)
     for (uint32_t c = side; c < 2 * side; ++c) {
       const uint32_t i = at(side, r, c);
-      sg4::Link* uplink = nic ? zone->create_link("up" + std::to_string(i), 1e9)->seal() : nullptr;
+      sg4::Link* uplink =
+          nic ? zone->create_link("up" + std::to_string(i), kBytesPerS)->seal() : nullptr;
       partners[i] = {at(side, r - 1, c), at(side, r, c - 1), at(side, r, c + 1),
                      at(side, r + 1, c)};
       for (const uint32_t j : partners[i]) {
-        sg4::Link* link = zone->create_link("l" + std::to_string(i) + "-" + std::to_string(j), 1e9)
-                              ->set_latency(0.001)
-                              ->seal();
+        sg4::Link* link =
+            zone->create_link("l" + std::to_string(i) + "-" + std::to_string(j), kBytesPerS)
+                ->set_latency(0.001)
+                ->seal();
         std::vector<sg4::LinkInRoute> route{sg4::LinkInRoute(link)};
         if (nic) route.insert(route.begin(), sg4::LinkInRoute(uplink));
         zone->add_route(hosts[i]->get_netpoint(), hosts[j]->get_netpoint(), nullptr, nullptr, route,
