@@ -3,9 +3,14 @@
 // up to whole ns, plus the route's latencies.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
 #include <vector>
 
 #include "harness.hpp"
+#include "sim/core/state_io.hpp"
 
 using namespace dlsim;
 using namespace dlsim::test;
@@ -230,4 +235,62 @@ TEST_CASE("maxmin: a blocked sender learns when its buffer has room from a kSend
   });
   CHECK(ready_at == std::vector<int64_t>{16000000});
   CHECK(delivered_at == std::vector<int64_t>{17000000, 25000000});
+}
+
+TEST_CASE("maxmin: a network saved with flows in flight and loaded elsewhere goes on the same") {
+  // Triangle of 100 Mbps, 1 ms links; NICs: uplinks 10 Mbps, downlinks 4 Mbps. A: 0->1 and
+  // C: 2->1 share 1's downlink (2 Mbps each); B: 0->2 and D: 0->2 (20,000 bits) share 2's (2
+  // each). D ends at 10 ms; B's end then moves from 40 to 25 ms, leaving a stale event. Saved at
+  // 15 ms with A, B and C in flight. (One-hop messages only: the router's route cache is not
+  // part of a checkpoint yet.)
+  const topo::Graph g(3, {edge(0, 1, SimTime::from_ms(1), 100000000),
+                          edge(0, 2, SimTime::from_ms(1), 100000000),
+                          edge(1, 2, SimTime::from_ms(1), 100000000)});
+  NetworkConfig config = max_min();
+  config.nic_uplink_bps = 10000000;
+  config.nic_downlink_bps = 4000000;
+  const auto start = [](Simulator& sim, Network& net) {
+    net.send(sim, AgentId{0}, AgentId{1}, 10000);
+    net.send(sim, AgentId{0}, AgentId{2}, 10000);
+    net.send(sim, AgentId{2}, AgentId{1}, 5000);
+    net.send(sim, AgentId{0}, AgentId{2}, 2500);
+  };
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("dlsim-maxmin-" + std::to_string(getpid()) + ".bin"))
+                               .string();
+  Network net(g, config, 1);
+  Simulator sim(1);
+  start(sim, net);
+  const auto before = run(sim, net, SimTime::from_ms(15));
+  REQUIRE(before.size() == 1);
+  CHECK(before[0].at_ns == 11000000);  // D
+  {
+    StateWriter out(path);
+    sim.save(out);
+    net.save(out);
+    out.finish();
+  }
+  const auto after = run(sim, net);
+  Network copy(g, config, 1);
+  Simulator copy_sim(1);
+  {
+    StateReader in(path);
+    copy_sim.load(in);
+    copy.load(in);
+    in.finish();
+  }
+  std::filesystem::remove(path);
+  const auto resumed = run(copy_sim, copy);
+  REQUIRE(after.size() == 3);
+  CHECK(after[0].at_ns == 21000000);  // C: 40,000 bits at 2 Mbps
+  CHECK(after[1].at_ns == 26000000);  // B: 20,000 bits by 10 ms, then 60,000 at 4 Mbps
+  CHECK(after[2].at_ns == 31000000);  // A: 40,000 bits by 20 ms, then 40,000 at 4 Mbps
+  REQUIRE(resumed.size() == 3);
+  for (size_t k = 0; k < 3; ++k) {
+    CHECK(resumed[k].from == after[k].from);
+    CHECK(resumed[k].at_ns == after[k].at_ns);
+  }
+  CHECK(copy_sim.now() == sim.now());
+  CHECK(copy_sim.events_processed() == sim.events_processed());
+  CHECK(copy_sim.fingerprint().value() == sim.fingerprint().value());
 }
