@@ -2,7 +2,6 @@
 // fairly, each as one flow over its whole route. Times by hand: a flow's bits / its rate, rounded
 // up to whole ns, plus the route's latencies.
 #include <doctest/doctest.h>
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -243,9 +242,9 @@ TEST_CASE("maxmin: a network saved with flows in flight and loaded elsewhere goe
   // each). D ends at 10 ms; B's end then moves from 40 to 25 ms, leaving a stale event. Saved at
   // 15 ms with A, B and C in flight. (One-hop messages only: the router's route cache is not
   // part of a checkpoint yet.)
-  const topo::Graph g(3, {edge(0, 1, SimTime::from_ms(1), 100000000),
-                          edge(0, 2, SimTime::from_ms(1), 100000000),
-                          edge(1, 2, SimTime::from_ms(1), 100000000)});
+  const topo::Graph g(
+      3, {edge(0, 1, SimTime::from_ms(1), 100000000), edge(0, 2, SimTime::from_ms(1), 100000000),
+          edge(1, 2, SimTime::from_ms(1), 100000000)});
   NetworkConfig config = max_min();
   config.nic_uplink_bps = 10000000;
   config.nic_downlink_bps = 4000000;
