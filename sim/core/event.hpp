@@ -15,6 +15,8 @@ enum class EventKind : uint8_t {
   kNicRelease,     ///< network: a message left an agent's uplink and enters its first link
   kDelivery,       ///< network -> agents: a message is delivered to its destination
   kAgentStep,      ///< drivers: an agent finishes a local computation step
+  kFlowEnd,        ///< network (sharing "maxmin"): a flow's last bit may have left its route
+  kSenderReady,    ///< network -> agents (maxmin): a sender held by a full send buffer may go on
 };  // the values are part of every fingerprint: append, never renumber
 
 struct Event {

@@ -1,10 +1,16 @@
 // The simulator: clock, event queue, random streams and fingerprint. Passed by reference to
 // whoever schedules or handles events; never global. Single-threaded: events run one at a time
 // in (time, seq) order, so simultaneous events run in the order they were scheduled.
+// A layer that schedules events which may later become obsolete (the network's flow ends under
+// network.sharing "maxmin": a flow's end moves earlier when its rate goes up) registers a stale
+// filter for their kind: run() drops such events unseen (the clock does not move to them, they
+// are neither counted nor fingerprinted) and save() leaves them out, so a run resumed from a
+// checkpoint sees the same events as one that was not interrupted.
 #pragma once
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "sim/core/error.hpp"
 #include "sim/core/event_queue.hpp"
@@ -20,7 +26,7 @@ class Simulator {
 
   SimTime now() const { return now_; }
   uint64_t seed() const { return seed_; }
-  size_t pending() const { return queue_.size(); }
+  size_t pending() const { return queue_.size(); }  ///< stale events included
   uint64_t events_processed() const { return events_processed_; }
   Fingerprint& fingerprint() { return fingerprint_; }
   const Fingerprint& fingerprint() const { return fingerprint_; }
@@ -30,24 +36,41 @@ class Simulator {
     return RandomStream(seed_, purpose, index);
   }
 
-  /// Schedules an event at absolute time `at`. Precondition: at >= now().
-  void schedule_at(SimTime at, EventKind kind, AgentId agent, uint32_t payload = 0) {
+  /// Schedules an event at absolute time `at` and returns its sequence number (Event::seq()).
+  /// Precondition: at >= now().
+  uint64_t schedule_at(SimTime at, EventKind kind, AgentId agent, uint32_t payload = 0) {
     DLSIM_CHECK(at >= now_, "event scheduled in the past: at={}ns now={}ns", at.ns, now_.ns);
-    queue_.push(Event{at, (next_seq_++ << 8) | static_cast<uint64_t>(kind), agent, payload});
+    queue_.push(Event{at, (next_seq_ << 8) | static_cast<uint64_t>(kind), agent, payload});
+    return next_seq_++;
   }
   /// Schedules an event `delay` after now. Precondition: delay >= 0.
   void schedule_in(SimTime delay, EventKind kind, AgentId agent, uint32_t payload = 0) {
     schedule_at(now_ + delay, kind, agent, payload);
   }
 
-  /// The clock, the sequence counter, the fingerprint and every pending event, for checkpoints.
-  /// load() replaces them; the seed is the scenario's, checked by the caller.
+  /// true: `e` (of the filter's kind) is obsolete. `owner` is what set_stale_filter() was given.
+  using StaleFilter = bool (*)(const void* owner, const Event& e);
+  /// Events of `kind` for which filter(owner, e) holds are dropped unseen (header comment).
+  /// One filter per simulator; setting the same one again is a no-op. `owner` outlives it.
+  void set_stale_filter(EventKind kind, StaleFilter filter, const void* owner) {
+    DLSIM_CHECK(stale_filter_ == nullptr || (stale_filter_ == filter && stale_owner_ == owner),
+                "a second stale-event filter");
+    stale_kind_ = kind;
+    stale_filter_ = filter;
+    stale_owner_ = owner;
+  }
+
+  /// The clock, the sequence counter, the fingerprint and every pending event that is not
+  /// stale, for checkpoints. load() replaces them; the seed is the scenario's, checked by the
+  /// caller.
   void save(StateWriter& out) const {
     out.put(now_);
     out.put(next_seq_);
     out.put(events_processed_);
     out.put(fingerprint_.value());
-    out.put_vector(queue_.pending());
+    std::vector<Event> events = queue_.pending();
+    std::erase_if(events, [&](const Event& e) { return stale(e); });
+    out.put_vector(events);
   }
   void load(StateReader& in) {
     now_ = in.get<SimTime>();
@@ -73,6 +96,7 @@ class Simulator {
     CheckContext& context = current_check_context();
     while (!stopped_ && !queue_.empty() && queue_.top().time <= until) {
       const Event e = queue_.pop();
+      if (stale_filter_ && stale(e)) continue;
       now_ = e.time;
       ++events_processed_;
       fingerprint_.add(static_cast<uint64_t>(e.time.ns));
@@ -87,6 +111,10 @@ class Simulator {
   }
 
  private:
+  bool stale(const Event& e) const {
+    return stale_filter_ && e.kind() == stale_kind_ && stale_filter_(stale_owner_, e);
+  }
+
   uint64_t seed_;
   SimTime now_{};
   uint64_t next_seq_ = 0;
@@ -94,6 +122,9 @@ class Simulator {
   bool stopped_ = false;
   EventQueue queue_;
   Fingerprint fingerprint_;
+  EventKind stale_kind_ = EventKind::kTimer;
+  StaleFilter stale_filter_ = nullptr;
+  const void* stale_owner_ = nullptr;
 };
 
 }  // namespace dlsim

@@ -15,7 +15,15 @@ Link::Link(const LinkSpec& spec, RandomStream random)
 
 Link::Transfer Link::offer(SimTime now, uint64_t size_bytes) {
   counters_.sent.add(size_bytes);
-  Transfer transfer{wire_.finish(now, size_bytes) + spec_.latency, false};
+  return draw(Transfer{wire_.finish(now, size_bytes) + spec_.latency, false}, size_bytes);
+}
+
+Link::Transfer Link::offer_shared(uint64_t size_bytes) {
+  counters_.sent.add(size_bytes);
+  return draw(Transfer{spec_.latency, false}, size_bytes);
+}
+
+Link::Transfer Link::draw(Transfer transfer, uint64_t size_bytes) {
   // bernoulli() consumes no draw for p = 0 or 1, so a loss-free link keeps its stream for jitter.
   if (random_.bernoulli(spec_.loss_probability)) {
     transfer.lost = true;

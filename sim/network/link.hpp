@@ -91,6 +91,10 @@ class Link {
   /// Offers size_bytes at `now` (non-decreasing over calls); counts it as sent, and as dropped
   /// when lost. Draws the loss first, then (for a message that is not lost) the jitter.
   Transfer offer(SimTime now, uint64_t size_bytes);
+  /// offer() for network.sharing "maxmin", where the network's flows (shared_flows.hpp), not
+  /// this wire, serialise the message: counts and draws the same, leaves busy_until alone, and
+  /// the arrival it returns is the propagation delay alone (latency + jitter draw).
+  Transfer offer_shared(uint64_t size_bytes);
   /// Counts a message that reached the far end; the network calls it at the arrival time.
   void record_delivery(uint64_t size_bytes) { counters_.delivered.add(size_bytes); }
   /// Counts a message lost on the way because the link failed (network.failures).
@@ -108,6 +112,8 @@ class Link {
   void load(StateReader& in);
 
  private:
+  Transfer draw(Transfer transfer, uint64_t size_bytes);  // the loss, then the jitter
+
   LinkSpec spec_;
   Serializer wire_;
   LinkCounters counters_;

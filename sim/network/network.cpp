@@ -49,6 +49,7 @@ Network::Network(topo::Graph physical, const NetworkConfig& config, uint64_t see
     for (uint32_t j : graph.neighbors(i)) out_.push_back(OutLink{j, directed_link(graph, i, j)});
     out_begin_[i + 1] = static_cast<uint32_t>(out_.size());
   }
+  if (config.sharing == Sharing::kMaxMin) start_sharing(config.send_buffer);
 }
 
 uint32_t Network::find_link(uint32_t from, uint32_t to) const {
@@ -75,10 +76,12 @@ SendResult Network::offer(Simulator& sim, AgentId from, AgentId to, uint64_t siz
   const uint64_t bytes = size_bytes + header_bytes_;
   Serializer& uplink = uplinks_[from.value];
   watch_load(sim, from, link, bytes);
+  // Under maxmin every message starts at once, at its share of the bandwidth.
   const SimTime start =
-      max(now, uplink.enabled() ? uplink.busy_until() : links_[link].busy_until());
+      flows_ ? now : max(now, uplink.enabled() ? uplink.busy_until() : links_[link].busy_until());
   const SendBuffers::Decision decision =
-      buffers_.offer(now, from.value, to.value, bytes, start, buffering, next_slot());
+      flows_ ? flow_buffers_->offer(from.value, to.value, bytes, buffering, next_slot())
+             : buffers_.offer(now, from.value, to.value, bytes, start, buffering, next_slot());
   const MessageSignal offered{now, from, to, bytes};
   if (decision.verdict != SendBuffers::Verdict::kEnter) {
     const bool superseded = decision.verdict == SendBuffers::Verdict::kSupersede;
@@ -96,7 +99,9 @@ SendResult Network::offer(Simulator& sim, AgentId from, AgentId to, uint64_t siz
   s.next_hop = next_hop;
   listener_->message_sent(signal(sim, s));
   if (start > now) listener_->send_buffers_hold(now, buffers_.queued_bytes());  // it grew
-  if (uplink.enabled()) {
+  if (flows_) {
+    start_flow(sim, slot);
+  } else if (uplink.enabled()) {
     s.stage = Stage::kUplink;
     sim.schedule_at(uplink.finish(now, bytes), EventKind::kNicRelease, from, slot);
   } else {
@@ -130,6 +135,11 @@ bool Network::handle(Simulator& sim, const Event& event) {
       return true;
     case EventKind::kDelivery:
       return on_delivery(sim, event.payload);
+    case EventKind::kFlowEnd:
+      DLSIM_CHECK(flows_ != nullptr, "a flow event without network.sharing \"maxmin\"");
+      sim.set_stale_filter(EventKind::kFlowEnd, &Network::stale_flow_end, this);
+      if (flows_->end(sim, event)) finish_flow(sim, event.payload);
+      return true;
     default:
       return false;
   }
@@ -189,6 +199,8 @@ bool Network::on_delivery(Simulator& sim, uint32_t slot) {
   if (s.stage == Stage::kOnLink) {
     if (lost_to_failure(sim, slot)) return true;
     links_[s.link].record_delivery(bytes);
+  } else if (s.stage == Stage::kPropagating) {
+    record_route_deliveries(s, kNotLost);
   } else {
     DLSIM_CHECK(s.stage == Stage::kDownlink, "slot {} delivered twice or never sent", slot);
   }
@@ -291,6 +303,8 @@ void Network::save(StateWriter& out) const {
   router_.save(out);
   out.put(compacted_store_);
   if (failures_) failures_->save(out);
+  if (flows_) flows_->save(out);
+  if (flow_buffers_) flow_buffers_->save(out);
 }
 
 void Network::load(StateReader& in) {
@@ -312,6 +326,8 @@ void Network::load(StateReader& in) {
   for (const Slot& s : slots_)
     if (s.stage != Stage::kFree && s.next_hop >= router_.store_size())
       in.fail("a message in flight on a route out of the route store");
+  if (flows_) flows_->load(in);
+  if (flow_buffers_) flow_buffers_->load(in);
 }
 
 }  // namespace dlsim

@@ -21,6 +21,20 @@
 // so a broadcast to d idle neighbours through an uplink slower than the links delivers its k-th
 // message (k = 1..d) at k T_up(S) + T_link(S) + latency.
 //
+// network.sharing "maxmin" (Sharing::kMaxMin) replaces the FIFO serialisers with flows
+// (shared_flows.hpp): a message is one flow over its whole route at once, the sender's uplink,
+// every link and the receiver's downlink (those that exist), at its max-min fair share of each,
+// recomputed whenever a flow starts or ends; as SimGrid's flow models, with latency added after:
+//   delivery = (the flow's last bit is out, whole ns rounded up) + sum of the route's latencies
+//              [+ each link's jitter draw]
+// Alone on its route a message therefore takes ceil(8e9 S / min bandwidth) + latencies: the FIFO
+// time for one hop without NICs, less than FIFO's store-and-forward sum with hops or NICs (the
+// route pipelines). Loss and jitter are drawn for every link in route order when the flow
+// starts; a message lost on a link is a flow up to that link only and is dropped when its bits
+// are out. Events: kFlowEnd (agent = sender, payload = slot), then kDelivery after the
+// propagation delay. A message enters its flow at once; its send buffer holds it until its flow
+// ends (flow_buffers.hpp), and a sender blocked by a full one gets a kSenderReady event.
+//
 // Link failures (link_failures.hpp, network.failures): a message that enters a link that is
 // down is dropped (DropReason::kLinkDown); one on a link when it fails is lost at its arrival
 // time (kLinkDown too); routes avoid down links when another path exists, and a message to a
@@ -33,19 +47,28 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "sim/core/event.hpp"
 #include "sim/core/signals.hpp"
 #include "sim/core/simulator.hpp"
+#include "sim/network/flow_buffers.hpp"
 #include "sim/network/link.hpp"
 #include "sim/network/link_failures.hpp"
 #include "sim/network/router.hpp"
 #include "sim/network/send_buffers.hpp"
+#include "sim/network/shared_flows.hpp"
 #include "topologies/graph.hpp"
 
 namespace dlsim {
+
+/// How a link or NIC carries the messages that cross it at the same time.
+enum class Sharing : uint8_t {
+  kFifo,    ///< one after another, in the order they reach it (store-and-forward per hop)
+  kMaxMin,  ///< all at once, each flow at its max-min fair share of every resource on its route
+};
 
 /// Network-wide settings, plain data (the scenario layer fills it).
 struct NetworkConfig {
@@ -58,6 +81,7 @@ struct NetworkConfig {
   std::vector<uint64_t> nic_uplink_bps_per_agent;
   std::vector<uint64_t> nic_downlink_bps_per_agent;
   SendBufferConfig send_buffer;  ///< default: unbounded (the scenario layer sets its bound)
+  Sharing sharing = Sharing::kFifo;
   LinkFailureSpec failures;      ///< default: links never fail
 };
 
@@ -110,12 +134,17 @@ class Network {
   /// is dropped (DropReason::kOffline) instead of delivered. Every node starts online.
   void set_online(AgentId node, bool online);
   /// When `node`'s send buffers are back within their bound after a "block" (<= now: free).
-  SimTime blocked_until(AgentId node) const { return buffers_.blocked_until(node.value); }
+  /// Under maxmin that time is not known in advance: SimTime::max() while blocked, and a
+  /// kSenderReady event (agent = node) comes when it no longer is (flow_buffers.hpp).
+  SimTime blocked_until(AgentId node) const {
+    if (flows_) return flow_buffers_->blocked(node.value) ? SimTime::max() : SimTime{};
+    return buffers_.blocked_until(node.value);
+  }
 
-  /// Processes kNicRelease and kLinkArrival events and returns true. For a kDelivery event it
-  /// signals the delivery and returns false: the agent layer handles it next (at an offline node
-  /// it signals a drop, frees the slot and returns true). Any other kind: returns false. Call it
-  /// for every event before the agent layer's own handling.
+  /// Processes kNicRelease, kLinkArrival and kFlowEnd events and returns true. For a kDelivery
+  /// event it signals the delivery and returns false: the agent layer handles it next (at an
+  /// offline node it signals a drop, frees the slot and returns true). Any other kind: returns
+  /// false. Call it for every event before the agent layer's own handling.
   bool handle(Simulator& sim, const Event& event);
 
   /// The message in `slot`. Precondition: the slot is live (sent and not yet released).
@@ -147,14 +176,18 @@ class Network {
   void load(StateReader& in);
 
  private:
-  enum class Stage : uint8_t { kFree, kUplink, kOnLink, kDownlink, kArrived };
+  // kFlow: its flow is being carried (maxmin); kPropagating: its bits are out, it propagates.
+  enum class Stage : uint8_t { kFree, kUplink, kOnLink, kDownlink, kArrived, kFlow, kPropagating };
   struct Slot {  // a live message and where it is: one record, one cache line
     NetMessage message;
-    uint32_t link = kNoLink;  // the link it is on or enters next
+    uint32_t link = kNoLink;  // the link it is on or enters next (maxmin: its first link)
     uint32_t next_hop = 0;    // router_.hop(next_hop) is the link after `link` (kNoLink: last)
     SimTime entered{};        // when it entered `link` (a failure after it loses the message)
+    SimTime delay{};          // maxmin: the route's latencies and jitter draws
+    uint32_t lost_hop = 0;    // maxmin: the hop (0 = first link) that lost it, or kNotLost
     Stage stage = Stage::kFree;
   };
+  static constexpr uint32_t kNotLost = 0xffffffffu;
   struct OutLink {  // adjacency with link ids, so a send to a neighbour reads one short run
     uint32_t to;
     uint32_t link;
@@ -173,6 +206,13 @@ class Network {
   void enter_link(Simulator& sim, uint32_t slot);
   void on_link_arrival(Simulator& sim, const Event& event);
   bool on_delivery(Simulator& sim, uint32_t slot);  // true: dropped at an offline node
+  void start_sharing(const SendBufferConfig& send_buffer);  // network_flows.cpp: maxmin
+  void start_flow(Simulator& sim, uint32_t slot);
+  static bool stale_flow_end(const void* self, const Event& e) {
+    return static_cast<const Network*>(self)->flows_->stale(e);
+  }
+  void finish_flow(Simulator& sim, uint32_t slot);
+  void record_route_deliveries(const Slot& s, uint32_t hops);  // its first `hops` links
   MessageSignal signal(const Simulator& sim, const Slot& s) const {
     return MessageSignal{sim.now(), s.message.from, s.message.to, wire_bytes(s)};
   }
@@ -192,7 +232,12 @@ class Network {
   std::vector<uint32_t> free_slots_;
   SendBuffers buffers_;
   std::vector<uint8_t> offline_;  // per node, 1 while offline; empty until set_online()
-  LoadWatch load_;  // resources: uplink i, then link l at node_count() + l
+  LoadWatch load_;                // resources: uplink i, then link l at node_count() + l
+  // maxmin only: resources uplink i, link l at node_count() + l, downlink i at
+  // node_count() + link_count() + i.
+  std::unique_ptr<SharedFlows> flows_;
+  std::unique_ptr<FlowBuffers> flow_buffers_;
+  std::vector<uint32_t> route_;  // scratch of start_flow()
   std::optional<LinkFailures> failures_;
   size_t compacted_store_ = 0;  // the route store's size after its last compaction
 };

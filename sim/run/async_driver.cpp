@@ -46,6 +46,11 @@ class AsyncRun {
     const auto loop_start = Clock::now();
     swarm_.sim().run([&](const Event& e) {
       if (swarm_.dispatch(e)) return;
+      if (e.kind() == EventKind::kSenderReady) {  // maxmin: a held sender may go on
+        swarm_.sim().schedule_at(swarm_.sim().now() + config_.compute_time[e.agent.value],
+                                 EventKind::kAgentStep, e.agent);
+        return;
+      }
       DLSIM_CHECK(e.kind() == EventKind::kAgentStep, "unexpected event kind {}",
                   static_cast<int>(e.kind()));
       step(agents_[e.agent.value]);
@@ -117,9 +122,11 @@ class AsyncRun {
     swarm_.algorithm().prepare(a);
     swarm_.algorithm().communicate(a, swarm_);
     pending_[i] = 1;
-    // A full send buffer in "block" mode holds the agent before it computes its next step.
-    swarm_.sim().schedule_at(swarm_.ready_at(a.id) + config_.compute_time[i], EventKind::kAgentStep,
-                             a.id);
+    // A full send buffer in "block" mode holds the agent before it computes its next step
+    // (under maxmin until a kSenderReady event: ready_at() is then SimTime::max()).
+    const SimTime ready = swarm_.ready_at(a.id);
+    if (ready != SimTime::max())
+      swarm_.sim().schedule_at(ready + config_.compute_time[i], EventKind::kAgentStep, a.id);
   }
 
   // Applies iteration k's update; false when the agent has finished or the run must stop.

@@ -16,6 +16,11 @@ SimTime Swarm::ready_at(AgentId a) {
   const SimTime now = sim_.now();
   const SimTime until = network_.blocked_until(a);
   if (until <= now) return now;
+  if (until == SimTime::max()) {
+    if (waiting_since_.empty()) waiting_since_.assign(agents_.size(), SimTime::max());
+    waiting_since_[a.value] = now;
+    return until;
+  }
   listener_.sender_blocked(a, until - now);
   return until;
 }
@@ -25,6 +30,17 @@ bool Swarm::dispatch(const Event& e) {
     // A later link may have lost it: release the content (a snapshot) as soon as that is known.
     if (!network_.in_flight(e.payload)) in_flight_[e.payload] = Message{};
     return true;
+  }
+  if (e.kind() == EventKind::kSenderReady) {
+    const uint32_t i = e.agent.value;
+    const SimTime now = sim_.now();
+    // Nobody waits (a reply blocked the node between its steps), or it is blocked again.
+    if (i >= waiting_since_.size() || waiting_since_[i] == SimTime::max() ||
+        network_.blocked_until(e.agent) > now)
+      return true;
+    listener_.sender_blocked(e.agent, now - waiting_since_[i]);
+    waiting_since_[i] = SimTime::max();
+    return false;
   }
   if (e.kind() != EventKind::kDelivery) return false;
   const Message m = std::move(in_flight_[e.payload]);
@@ -76,11 +92,13 @@ void Swarm::start_pull(const Agent& a) {
 // online flags again from the churn's state.
 void Swarm::save(SnapshotSaver& out) const {
   out.put_all(in_flight_);
+  out.out().put_vector(waiting_since_);
   if (churn_) churn_->save(out.out());
 }
 
 void Swarm::load(SnapshotLoader& in) {
   in.get_all(in_flight_);
+  waiting_since_ = in.in().get_vector<SimTime>();
   if (churn_) churn_->load(in.in());
 }
 

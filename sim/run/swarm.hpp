@@ -27,10 +27,13 @@ class Swarm final : public Outbox {
   void event(const Agent& a) override { listener_.trigger_fired(a.id, a.iteration, sim_.now()); }
   /// When agent a may start computing its next step: now, or later when a full send buffer
   /// blocks it (network.when_full "block", or a message that must arrive); signals the wait.
+  /// SimTime::max() under network.sharing "maxmin", where the end of the wait is not known yet:
+  /// the agent waits for a kSenderReady event, which dispatch() hands to the driver.
   SimTime ready_at(AgentId a);
   /// Routes one event: network events to the network, kDelivery to the receiving agent's
   /// algorithm (a churn rejoin model to the agent itself). Returns false for any other kind
-  /// (the driver's own).
+  /// (the driver's own), and for a kSenderReady that ends a wait begun by ready_at() (signals
+  /// the wait; the driver schedules the agent's next step). Other kSenderReady: true.
   bool dispatch(const Event& e);
 
   /// Agents that leave and return (null: none); `churn` outlives the swarm.
@@ -68,6 +71,8 @@ class Swarm final : public Outbox {
   Churn* churn_ = nullptr;
   std::vector<uint8_t> pulling_;  // per agent: waiting for its rejoin model this round
   std::vector<uint32_t> live_;    // workspace: a returning agent's live neighbours
+  // Per agent: since when it waits for a kSenderReady (max: it does not); empty until one does.
+  std::vector<SimTime> waiting_since_;
 };
 
 }  // namespace dlsim

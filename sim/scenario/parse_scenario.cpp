@@ -67,6 +67,10 @@ void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
   if (collective && s.network.loss_probability > 0)
     throw InputError(fmt::format("{}: /network/loss: an all-reduce cannot lose chunks; use loss 0 "
                                  "with \"{}\"", file, to_string(s.algorithm.kind)));
+  if (s.network.failures.kind != FailureKind::kNone && s.network.sharing == Sharing::kMaxMin)
+    throw InputError(fmt::format("{}: /network/failures: link failures work with \"sharing\": "
+                                 "\"fifo\" so far (a maxmin flow holds its whole route at once)",
+                                 file));
   if (collective && s.network.failures.kind != FailureKind::kNone)
     throw InputError(fmt::format("{}: /network/failures: an all-reduce cannot lose chunks to a "
                                  "failed link; remove this key with \"{}\"", file,

@@ -103,6 +103,8 @@ NetworkConfig parse_network(JsonObject o, topo::TopologySpec& topology,
   n.jitter = o.duration("jitter", SimTime{});
   n.header_bytes = o.size_bytes("header", 0);
   read_send_buffer(o, n.send_buffer);
+  n.sharing = o.choice<Sharing>("sharing", {{"fifo", Sharing::kFifo}, {"maxmin", Sharing::kMaxMin}},
+                                Sharing::kFifo);
   if (o.has("failures")) n.failures = parse_link_failures(o.object("failures"), agents);
   JsonObject nic = o.object("nic", true);
   read_nic(nic, "uplink", agents, n.nic_uplink_bps, n.nic_uplink_bps_per_agent);
@@ -118,6 +120,7 @@ json network_to_json(const NetworkConfig& n) {
             {"header", format_size(n.header_bytes)},
             {"send_buffer", send_buffer_to_json(n.send_buffer)},
             {"when_full", when_full_name(n.send_buffer.when_full)},
+            {"sharing", n.sharing == Sharing::kMaxMin ? "maxmin" : "fifo"},
             {"nic", json::object()}};
   if (n.nic_uplink_bps || !n.nic_uplink_bps_per_agent.empty())
     j["nic"]["uplink"] = nic_to_json(n.nic_uplink_bps, n.nic_uplink_bps_per_agent);

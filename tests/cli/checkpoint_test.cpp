@@ -245,6 +245,16 @@ TEST_CASE("runs with full send buffers killed with SIGKILL and resumed give the 
        "/network/send_buffer=2", "--set", R"(/algorithm/compression={"kind":"top_k","k":30})"});
 }
 
+TEST_CASE("maxmin-sharing runs killed with SIGKILL and resumed give the same results") {
+  // Flows in flight at their shares, ends that moved, lossy links' streams, copies coalesced
+  // into held flows, senders waiting for kSenderReady (gossip's requests and replies block).
+  for (const char* name : {"detsgrad-async", "gossip-async-lossy"})
+    check_survives_kills(name, {"--set", "/run/iterations=300", "--set",
+                                "/network/bandwidth=\"1Mbps\"", "--set",
+                                R"(/time/compute={"step":"5ms"})", "--set",
+                                "/network/send_buffer=2", "--set", "/network/sharing=\"maxmin\""});
+}
+
 TEST_CASE("--resume continues an interrupted run from its folder alone") {
   const fs::path out = interrupted("resume");
   const auto r = dlsim::testing::run_binary(

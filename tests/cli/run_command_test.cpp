@@ -414,6 +414,57 @@ TEST_CASE("dynamic topologies: refused combinations exit 2 with one line naming 
   }
 }
 
+TEST_CASE("maxmin sharing: threads 1 and 2 give identical fingerprints, fifo's differ") {
+  // 1 Mbit/s links and 5 ms steps: messages (11 ms each) overlap on the links, so max-min
+  // sharing changes the trajectory; gossip's requests and replies block their senders.
+  for (const std::string name : {"detsgrad-async", "gossip-async-lossy", "dpsgd"}) {
+    CAPTURE(name);
+    const std::vector<std::string> slow{"--set", "/network/bandwidth=\"1Mbps\"", "--set",
+                                        R"(/time/compute={"step":"5ms"})"};
+    std::vector<std::string> one = slow, two = slow;
+    one.insert(one.end(), {"--set", "/network/sharing=\"maxmin\"", "--threads", "1"});
+    two.insert(two.end(), {"--set", "/network/sharing=\"maxmin\"", "--threads", "2"});
+    const std::string a = fingerprint_of(smoke(name), one);
+    CHECK(a == fingerprint_of(smoke(name), two));
+    CHECK(a != fingerprint_of(smoke(name), slow));
+  }
+}
+
+TEST_CASE("maxmin sharing: a sync ring with one message per link at a time keeps fifo's results") {
+  // D-PSGD on a ring without NICs: each directed link carries one copy per round, alone, so
+  // every delivery time (and with it every number) is fifo's. Only the events differ (kFlowEnd).
+  std::string csv[2];
+  double simulated_s[2];
+  for (int maxmin = 0; maxmin < 2; ++maxmin) {
+    const std::string out = scratch(maxmin ? "ring-maxmin" : "ring-fifo");
+    const std::string set = maxmin ? "/network/sharing=\"maxmin\"" : "/network/sharing=\"fifo\"";
+    const Result r = run_dlsim({"run", smoke("dpsgd"), "-o", out, "--quiet", "--set", set});
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    std::ifstream in(out + "/metrics.csv");
+    csv[maxmin] = std::string(std::istreambuf_iterator<char>(in), {});
+    simulated_s[maxmin] = summary(out)["time"]["simulated_s"].get<double>();
+  }
+  CHECK(csv[0].size() > 100);
+  CHECK(csv[0] == csv[1]);
+  CHECK(simulated_s[0] == simulated_s[1]);
+}
+
+TEST_CASE("a bad network.sharing exits 2 with one line naming the pointer") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"/network/sharing=\"fair\"",
+       "/network/sharing: expected one of \"fifo\", \"maxmin\", got \"fair\""},
+      {"/network/sharing=3", "/network/sharing: expected a string, got 3"}};
+  for (const auto& [set, message] : cases) {
+    CAPTURE(set);
+    const std::string out = scratch("bad-sharing");
+    const Result r = run_dlsim({"run", smoke("dpsgd"), "-o", out, "--set", set});
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind("dlsim: " + smoke("dpsgd") + ": " + message, 0) == 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_FALSE(fs::exists(out));
+  }
+}
+
 TEST_CASE("the same seed gives the same fingerprint and another seed a different one") {
   const std::string a = fingerprint_of(smoke("gossip-push"));
   CHECK(fingerprint_of(smoke("gossip-push")) == a);

@@ -101,4 +101,7 @@ TEST_CASE("bad link failure keys name their JSON pointer") {
   CHECK(scenario_error_of(with(scenario(markov), "/algorithm", {{"kind", "allreduce"}})) ==
         "s.json: /network/failures: an all-reduce cannot lose chunks to a failed link; remove "
         "this key with \"allreduce\"");
+  CHECK(scenario_error_of(with(scenario(markov), "/network/sharing", "maxmin")) ==
+        "s.json: /network/failures: link failures work with \"sharing\": \"fifo\" so far (a "
+        "maxmin flow holds its whole route at once)");
 }

@@ -4,8 +4,11 @@
 // same through 1 Gbps NIC uplinks: one more event per message) and "routed" (to the 4 diagonal
 // agents instead, two hops each: routes cached per pair). After 2 ms of warm-up (first arrivals,
 // route computations; its CPU time is reported apart), reports events/s and messages/s (CPU
-// time, median of the repeats) and the peak resident memory of the run (VmHWM).
-// Usage: network_bench [repeats = 3]
+// time, median of the repeats) and the peak resident memory of the run (VmHWM). Each mode runs
+// under network.sharing "fifo", "maxmin" or both (the default: repeats alternate between the
+// two, and the last column is maxmin's msgs/s over fifo's, medians of the same run).
+// Usage: network_bench [repeats = 3] [fifo | maxmin | both = both] [side simulated_ms]
+// (the last two: one torus of side^2 agents instead of the 1,024- and 99,856-agent ones).
 #include <fmt/format.h>
 #include <malloc.h>
 
@@ -90,10 +93,11 @@ struct Result {
   long peak_kb = 0;  // whole run, including the graph and the warm-up
 };
 
-Result run_once(uint32_t side, Mode mode, SimTime duration) {
+Result run_once(uint32_t side, Mode mode, Sharing sharing, SimTime duration) {
   reset_peak_rss();
   const topo::Graph graph = torus(side);
   NetworkConfig config;
+  config.sharing = sharing;
   if (mode == Mode::kNic) config.nic_uplink_bps = 1000000000;
   Network net(graph, config, 1);
   CommRecorder comm(graph.node_count());  // a run's recorder: its cost is part of the rate
@@ -130,31 +134,58 @@ Result run_once(uint32_t side, Mode mode, SimTime duration) {
   return r;
 }
 
+Result median(std::vector<Result> runs) {
+  std::sort(runs.begin(), runs.end(),
+            [](const Result& a, const Result& b) { return a.seconds < b.seconds; });
+  return runs[runs.size() / 2];
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const int repeats = argc > 1 ? std::atoi(argv[1]) : 3;
+  const std::string which = argc > 2 ? argv[2] : "both";
+  if (repeats < 1 || (which != "fifo" && which != "maxmin" && which != "both") || argc == 4) {
+    fmt::print(stderr, "usage: network_bench [repeats >= 1] [fifo | maxmin | both] [side ms]\n");
+    return 2;
+  }
+  std::vector<Sharing> sharings;
+  if (which != "maxmin") sharings.push_back(Sharing::kFifo);
+  if (which != "fifo") sharings.push_back(Sharing::kMaxMin);
   struct Config {
     uint32_t side;
     SimTime duration;
   };
   fmt::print("1 KB to 4 partners every 1 ms, 1 ms / 1 Gbps links; median of {} runs (CPU time)\n",
              repeats);
-  fmt::print("{:>7} | {:>6} | {:>7} | {:>10} | {:>10} | {:>10} | {:>10} | {:>8} | {:>9}\n",
-             "agents", "mode", "sim ms", "events", "messages", "events/s", "msgs/s", "peak MB",
-             "warm-up s");
-  for (const Config& c : {Config{32, SimTime::from_ms(1000)}, Config{316, SimTime::from_ms(20)}})
+  fmt::print(
+      "{:>7} | {:>6} | {:>6} | {:>7} | {:>10} | {:>10} | {:>10} | {:>10} | {:>8} | {:>9} | {:>6}\n",
+      "agents", "mode", "share", "sim ms", "events", "messages", "events/s", "msgs/s", "peak MB",
+      "warm-up s", "ratio");
+  std::vector<Config> configs{{32, SimTime::from_ms(1000)}, {316, SimTime::from_ms(20)}};
+  if (argc > 4)
+    configs = {{static_cast<uint32_t>(std::atoi(argv[3])), SimTime::from_ms(std::atoi(argv[4]))}};
+  for (const Config& c : configs)
     for (Mode mode : {Mode::kDirect, Mode::kNic, Mode::kRouted}) {
-      std::vector<Result> runs;
-      for (int k = 0; k < repeats; ++k) runs.push_back(run_once(c.side, mode, c.duration));
-      std::sort(runs.begin(), runs.end(),
-                [](const Result& a, const Result& b) { return a.seconds < b.seconds; });
-      const Result& m = runs[runs.size() / 2];
-      fmt::print(
-          "{:>7} | {:>6} | {:>7} | {:>10} | {:>10} | {:>8.2f} M | {:>8.2f} M | {:>8.1f} | "
-          "{:>9.2f}\n",
-          c.side * c.side, name(mode), c.duration.ns / 1000000, m.events, m.messages,
-          m.events / m.seconds / 1e6, m.messages / m.seconds / 1e6, m.peak_kb / 1024.0,
-          m.warm_up_seconds);
+      std::vector<std::vector<Result>> runs(sharings.size());
+      for (int k = 0; k < repeats; ++k)  // alternating, so both see the same load
+        for (size_t s = 0; s < sharings.size(); ++s)
+          runs[s].push_back(run_once(c.side, mode, sharings[s], c.duration));
+      double fifo_rate = 0;
+      for (size_t s = 0; s < sharings.size(); ++s) {
+        const Result m = median(runs[s]);
+        const double rate = m.messages / m.seconds;
+        if (sharings[s] == Sharing::kFifo) fifo_rate = rate;
+        const std::string ratio = sharings[s] == Sharing::kMaxMin && fifo_rate > 0
+                                      ? fmt::format("{:.2f}", rate / fifo_rate)
+                                      : "";
+        fmt::print(
+            "{:>7} | {:>6} | {:>6} | {:>7} | {:>10} | {:>10} | {:>8.2f} M | {:>8.2f} M | {:>8.1f} "
+            "| "
+            "{:>9.2f} | {:>6}\n",
+            c.side * c.side, name(mode), sharings[s] == Sharing::kFifo ? "fifo" : "maxmin",
+            c.duration.ns / 1000000, m.events, m.messages, m.events / m.seconds / 1e6, rate / 1e6,
+            m.peak_kb / 1024.0, m.warm_up_seconds, ratio);
+      }
     }
 }
