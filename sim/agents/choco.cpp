@@ -94,7 +94,9 @@ void Choco::begin_round(int64_t k, SimTime now) {
       } else {
         held[n] = std::move(s.spare.back());
         s.spare.pop_back();
-        if (have[n]) held[n].setZero();  // the copy of an x^_j that is still 0
+        // Zero also while no copy is held yet: checkpoints save it, and a resumed run has none
+        // to reuse (its spares are gone), so an old copy's values must not linger.
+        held[n].setZero();
       }
     }
     s.held.swap(held);

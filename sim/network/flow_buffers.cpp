@@ -51,7 +51,13 @@ bool FlowBuffers::ended(uint32_t from, uint32_t to, uint32_t slot) {
   DLSIM_CHECK(it != p.held.end(), "slot {} ended but is not held {} -> {}", slot, from, to);
   const bool was_over = over(p, false, 0);
   p.held.erase(it);
-  if (!was_over || over(p, false, 0)) return false;
+  const bool still_over = over(p, false, 0);
+  // An empty buffer is forgotten: a run whose agents meet ever new peers keeps only live pairs.
+  if (p.held.empty()) {
+    std::vector<Pair>& list = pairs_[from];
+    list.erase(list.begin() + (&p - list.data()));
+  }
+  if (!was_over || still_over) return false;
   return --over_[from] == 0;
 }
 

@@ -37,6 +37,7 @@ class FlowBuffers {
   struct Held {
     uint64_t bytes;
     uint32_t slot;
+    uint32_t zero = 0;  // the padding, named: checkpoints write these bytes
   };
   struct Pair {
     uint32_t to;

@@ -81,15 +81,14 @@ SendBuffers::Decision SendBuffers::offer(SimTime now, uint32_t from, uint32_t to
     if (config_.when_full == WhenFull::kCoalesce && p.waiting.back().bytes == bytes)
       return {Verdict::kSupersede, p.waiting.back().slot};
   }
-  // A message whose first link changed (a detour around a failed link, network.failures) can go
-  // on the wire before those still waiting on the old one; the buffer is one FIFO per
-  // destination, as a socket is, so it counts the message as waiting until they have left.
-  if (!p.waiting.empty()) start = max(start, p.waiting.back().start);
-  p.waiting.push_back(Waiting{start, bytes, slot});
+  // A message whose first link changed (a detour around a failed link, network.failures) can
+  // start before those still waiting for the old one: the list stays in start order, which is
+  // the order messages leave it.
   if (start > now) {
+    const auto at = std::upper_bound(p.waiting.begin(), p.waiting.end(), start,
+                                     [](SimTime t, const Waiting& w) { return t < w.start; });
+    p.waiting.insert(at, Waiting{start, bytes, slot});
     queue(from, start, bytes);
-  } else {
-    p.waiting.pop_back();  // on the wire at once
   }
   if (is_full) blocked_until_[from] = max(blocked_until_[from], room_at(p));
   return {Verdict::kEnter, slot};
@@ -103,8 +102,8 @@ void SendBuffers::queue(uint32_t from, SimTime start, uint64_t bytes) {
 }
 
 void SendBuffers::lost_at_once(uint32_t from, uint32_t to, uint32_t slot) {
-  Pair& p = pair(from, to);
-  if (!p.waiting.empty() && p.waiting.back().slot == slot) p.waiting.back().slot = kLostSlot;
+  for (Waiting& w : pair(from, to).waiting)
+    if (w.slot == slot) w.slot = kLostSlot;
 }
 
 void SendBuffers::save(StateWriter& out) const {

@@ -54,7 +54,8 @@ class SendBuffers {
   Decision offer(SimTime now, uint32_t from, uint32_t to, uint64_t bytes, SimTime start,
                  Buffering buffering, uint32_t slot);
   /// The message just entered from -> to was lost on its first link at once (its slot is free
-  /// again): a later offer superseding it is lost with it.
+  /// again; it waits in its buffer when its start is later): an offer superseding it is lost
+  /// with it.
   void lost_at_once(uint32_t from, uint32_t to, uint32_t slot);
   /// Marks a waiting entry whose message was lost; superseding it loses the newer one too.
   static constexpr uint32_t kLostSlot = 0xffffffffu;
@@ -71,6 +72,7 @@ class SendBuffers {
     SimTime start;
     uint64_t bytes;
     uint32_t slot;
+    uint32_t zero = 0;  // the padding, named: checkpoints write these bytes
   };
   struct Pair {
     uint32_t to;

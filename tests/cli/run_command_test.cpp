@@ -289,7 +289,8 @@ TEST_CASE("a sequence of two identical graphs switching every iteration gives th
   };
   for (const char* name : {"detsgrad", "gossip-pull", "gossip-push"}) {
     CAPTURE(name);
-    CHECK(fingerprint_of(smoke(name)) == fingerprint_of(smoke(name), {"--set", sequence_of("ring")}));
+    CHECK(fingerprint_of(smoke(name)) ==
+          fingerprint_of(smoke(name), {"--set", sequence_of("ring")}));
   }
   CHECK(fingerprint_of(smoke("elastic-gossip")) ==
         fingerprint_of(smoke("elastic-gossip"), {"--set", sequence_of("complete")}));

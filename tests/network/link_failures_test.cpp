@@ -225,3 +225,33 @@ TEST_CASE("a detour may overtake messages still waiting for the failed link, whi
   CHECK(got[0].at_ns == 28000000);
   CHECK(drops.reasons == std::vector<DropReason>(3, DropReason::kLinkDown));
 }
+
+TEST_CASE("a copy coalesced after a detour never joins the detour, which is already on the wire") {
+  // As above with a bound of 2: m1 on the wire, m2 and m3 waiting for the link 0 - 1, which
+  // fails at 1 ms; m4 detours at once. A newer copy at 2 ms finds the buffer full and takes the
+  // newest waiting message's place: m3's, not m4's (on the wire since 1 ms).
+  NetworkConfig c = with_failures(trace({{0, 1, {ms(1), SimTime::max()}, 1}}));
+  c.send_buffer.messages = 2;
+  c.send_buffer.when_full = WhenFull::kCoalesce;
+  std::vector<topo::Edge> edges;
+  for (const auto& [u, v] : {std::pair{0u, 1u}, {1u, 2u}, {2u, 3u}, {0u, 3u}})
+    edges.push_back(edge(u, v, ms(1), 1000000));
+  Network net(topo::Graph(4, edges), c, 1);
+  Simulator sim(1);
+  std::vector<uint32_t> slots;
+  for (int i = 0; i < 3; ++i)
+    slots.push_back(net.offer(sim, AgentId{0}, AgentId{1}, 1000, Buffering::kEveryMessage).slot);
+  sim.schedule_at(ms(1), EventKind::kTimer, AgentId{0});
+  sim.schedule_at(ms(2), EventKind::kTimer, AgentId{0});
+  SendResult newer;
+  run(sim, net, SimTime::max(), [&](const Event&) {
+    if (sim.now() == ms(1)) {
+      slots.push_back(net.offer(sim, AgentId{0}, AgentId{1}, 1000, Buffering::kEveryMessage).slot);
+    } else {
+      newer = net.offer(sim, AgentId{0}, AgentId{1}, 1000, Buffering::kLatestValue);
+    }
+  });
+  CHECK(newer.outcome == SendOutcome::kSuperseded);
+  CHECK(newer.slot == slots[2]);
+  CHECK(newer.slot != slots[3]);
+}
