@@ -24,17 +24,16 @@ Churn::Churn(const ChurnSpec& spec, uint32_t n, uint64_t seed)
   next_switch_.resize(n);
   for (uint32_t i = 0; i < n; ++i) {
     markov_state_[i] = rng_[i].bernoulli(spec.start_offline) ? 0 : 1;
-    next_switch_[i] = draw(i, markov_state_[i] ? spec.mean_online : spec.mean_offline);
+    next_switch_[i] =
+        exponential_time(rng_[i], markov_state_[i] ? spec.mean_online : spec.mean_offline);
   }
 }
-
-SimTime Churn::draw(uint32_t agent, SimTime mean) { return exponential_time(rng_[agent], mean); }
 
 bool Churn::markov_online(uint32_t i, SimTime now) {
   while (next_switch_[i] <= now) {  // one step per state change since the last round
     markov_state_[i] ^= 1;
-    next_switch_[i] =
-        next_switch_[i] + draw(i, markov_state_[i] ? spec_.mean_online : spec_.mean_offline);
+    next_switch_[i] +=
+        exponential_time(rng_[i], markov_state_[i] ? spec_.mean_online : spec_.mean_offline);
   }
   return markov_state_[i] != 0;
 }

@@ -56,7 +56,6 @@ class Churn {
  private:
   bool markov_online(uint32_t agent, SimTime now);
   bool trace_online(uint32_t agent, SimTime now);
-  SimTime draw(uint32_t agent, SimTime mean);
 
   ChurnSpec spec_;
   std::vector<uint8_t> online_, was_online_;

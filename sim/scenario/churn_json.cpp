@@ -31,10 +31,8 @@ ChurnSpec parse_churn(JsonObject o, uint32_t agents) {
   if (c.kind == ChurnKind::kTrace) {
     c.file = o.file_path("file");
   } else {
-    c.mean_online = o.duration("mean_online");
-    c.mean_offline = o.duration("mean_offline");
-    if (c.mean_online.ns <= 0) o.fail("mean_online", "must be positive");
-    if (c.mean_offline.ns <= 0) o.fail("mean_offline", "must be positive");
+    c.mean_online = o.positive_duration("mean_online");
+    c.mean_offline = o.positive_duration("mean_offline");
     // Default: the stationary share of offline time, so the run starts in equilibrium.
     const double stationary = static_cast<double>(c.mean_offline.ns) /
                               static_cast<double>(c.mean_online.ns + c.mean_offline.ns);

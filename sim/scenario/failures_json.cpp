@@ -36,10 +36,8 @@ LinkFailureSpec parse_link_failures(JsonObject o, uint32_t nodes) {
   if (f.kind == FailureKind::kTrace) {
     f.file = o.file_path("file");
   } else {
-    f.mtbf = o.duration("mtbf");
-    f.mttr = o.duration("mttr");
-    if (f.mtbf.ns <= 0) o.fail("mtbf", "must be positive");
-    if (f.mttr.ns <= 0) o.fail("mttr", "must be positive");
+    f.mtbf = o.positive_duration("mtbf");
+    f.mttr = o.positive_duration("mttr");
   }
   o.finish();  // unknown keys first: the trace is read only from a valid object
   if (f.kind == FailureKind::kTrace) f.intervals = read_failure_trace(f.file, nodes);

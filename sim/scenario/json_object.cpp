@@ -161,6 +161,12 @@ SimTime JsonObject::duration(const std::string& key, std::optional<SimTime> fall
   return parse_unit(*this, key, required(key), "a duration string such as \"2ms\"", parse_duration);
 }
 
+SimTime JsonObject::positive_duration(const std::string& key) {
+  const SimTime d = duration(key);
+  if (d.ns <= 0) fail(key, "must be positive");
+  return d;
+}
+
 uint64_t JsonObject::rate_bps(const std::string& key, std::optional<uint64_t> fallback) {
   if (!has(key) && fallback) return *fallback;
   return parse_unit(*this, key, required(key), "a rate string such as \"10Mbps\"", parse_rate_bps);

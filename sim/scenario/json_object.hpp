@@ -61,6 +61,8 @@ class JsonObject {
                             uint64_t max = std::numeric_limits<uint64_t>::max());
   bool boolean(const std::string& key, std::optional<bool> fallback = {});
   SimTime duration(const std::string& key, std::optional<SimTime> fallback = {});
+  /// A required duration > 0 ("must be positive" otherwise).
+  SimTime positive_duration(const std::string& key);
   uint64_t rate_bps(const std::string& key, std::optional<uint64_t> fallback = {});
   uint64_t size_bytes(const std::string& key, std::optional<uint64_t> fallback = {});
   std::vector<double> numbers(const std::string& key, double min, double max);

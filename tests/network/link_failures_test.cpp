@@ -39,10 +39,10 @@ NetworkConfig with_failures(const LinkFailureSpec& f) {
   return c;
 }
 
-// 0 - 1 - 2 - 3 - 0, 1 ms and 1 Gbit/s per link: 125,000 bytes take T = 1 ms per hop.
-topo::Graph ring4() {
-  return topo::Graph(4, {edge(0, 1, ms(1)), edge(1, 2, ms(1)), edge(2, 3, ms(1)),
-                         edge(0, 3, ms(1))});
+// 0 - 1 - 2 - 3 - 0, 1 ms per link; at 1 Gbit/s 125,000 bytes take T = 1 ms per hop.
+topo::Graph ring4(uint64_t bandwidth_bps = kGbps) {
+  return topo::Graph(4, {edge(0, 1, ms(1), bandwidth_bps), edge(1, 2, ms(1), bandwidth_bps),
+                         edge(2, 3, ms(1), bandwidth_bps), edge(0, 3, ms(1), bandwidth_bps)});
 }
 
 struct Drops final : SignalListener {
@@ -206,10 +206,7 @@ TEST_CASE("a detour may overtake messages still waiting for the failed link, whi
   // 0 - 3 - 2 - 1, at once: 1 + 3 x (8 + 1) = 28 ms, ahead of what still waited in its buffer.
   NetworkConfig c = with_failures(trace({{0, 1, {ms(1), SimTime::max()}, 1}}));
   c.send_buffer.messages = 2;
-  std::vector<topo::Edge> edges;
-  for (const auto& [u, v] : {std::pair{0u, 1u}, {1u, 2u}, {2u, 3u}, {0u, 3u}})
-    edges.push_back(edge(u, v, ms(1), 1000000));
-  Network net(topo::Graph(4, edges), c, 1);
+  Network net(ring4(1000000), c, 1);
   Drops drops;
   net.set_listener(drops);
   Simulator sim(1);
@@ -233,10 +230,7 @@ TEST_CASE("a copy coalesced after a detour never joins the detour, which is alre
   NetworkConfig c = with_failures(trace({{0, 1, {ms(1), SimTime::max()}, 1}}));
   c.send_buffer.messages = 2;
   c.send_buffer.when_full = WhenFull::kCoalesce;
-  std::vector<topo::Edge> edges;
-  for (const auto& [u, v] : {std::pair{0u, 1u}, {1u, 2u}, {2u, 3u}, {0u, 3u}})
-    edges.push_back(edge(u, v, ms(1), 1000000));
-  Network net(topo::Graph(4, edges), c, 1);
+  Network net(ring4(1000000), c, 1);
   Simulator sim(1);
   std::vector<uint32_t> slots;
   for (int i = 0; i < 3; ++i)
