@@ -23,16 +23,17 @@ Link::Transfer Link::offer_shared(uint64_t size_bytes) {
   return draw(Transfer{spec_.latency, false}, size_bytes);
 }
 
-Link::Transfer Link::draw(Transfer transfer, uint64_t size_bytes) {
+bool draw_loss_and_jitter(RandomStream& random, const LinkSpec& spec, SimTime* arrival) {
   // bernoulli() consumes no draw for p = 0 or 1, so a loss-free link keeps its stream for jitter.
-  if (random_.bernoulli(spec_.loss_probability)) {
-    transfer.lost = true;
-    counters_.dropped.add(size_bytes);
-    return transfer;
-  }
-  if (spec_.jitter.ns > 0)
-    transfer.arrival +=
-        SimTime{static_cast<int64_t>(random_.below(static_cast<uint64_t>(spec_.jitter.ns) + 1))};
+  if (random.bernoulli(spec.loss_probability)) return true;
+  if (spec.jitter.ns > 0)
+    *arrival += SimTime{static_cast<int64_t>(random.below(static_cast<uint64_t>(spec.jitter.ns) + 1))};
+  return false;
+}
+
+Link::Transfer Link::draw(Transfer transfer, uint64_t size_bytes) {
+  transfer.lost = draw_loss_and_jitter(random_, spec_, &transfer.arrival);
+  if (transfer.lost) counters_.dropped.add(size_bytes);
   return transfer;
 }
 

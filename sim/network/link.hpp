@@ -71,6 +71,11 @@ struct LinkSpec {
   SimTime jitter{};             ///< >= 0: each message gets an extra delay uniform in [0, jitter]
 };
 
+/// A message's loss and jitter on a link of `spec`, drawn from `random`: first the loss (no draw
+/// when the probability is 0 or 1), then, for a message not lost, the jitter added to *arrival.
+/// Returns whether the message is lost.
+bool draw_loss_and_jitter(RandomStream& random, const LinkSpec& spec, SimTime* arrival);
+
 /// A directed link. Arrival of a message of S bytes offered at t:
 ///   max(t, busy_until) + ceil(8 S / bandwidth) + latency [+ jitter draw].
 /// busy_until advances by the serialisation only: propagation overlaps the next transmission.
@@ -112,7 +117,7 @@ class Link {
   void load(StateReader& in);
 
  private:
-  Transfer draw(Transfer transfer, uint64_t size_bytes);  // the loss, then the jitter
+  Transfer draw(Transfer transfer, uint64_t size_bytes);  // draw_loss_and_jitter, counted
 
   LinkSpec spec_;
   Serializer wire_;

@@ -39,6 +39,16 @@ Network::Network(topo::Graph physical, const NetworkConfig& config, uint64_t see
     links_.emplace_back(spec, RandomStream(seed, "link", links_.size()));
     link_target_.push_back(e.u);
   }
+  if (config.complete_underlay) {
+    DLSIM_CHECK(graph.edges().empty() && config.sharing == Sharing::kFifo &&
+                    config.failures.kind == FailureKind::kNone,
+                "an implicit complete underlay over a graph with edges, maxmin or link failures");
+    complete_.emplace(graph.node_count(),
+                      LinkSpec{config.complete_underlay->latency,
+                               config.complete_underlay->bandwidth_bps, config.loss_probability,
+                               config.jitter},
+                      seed);
+  }
   if (config.failures.kind != FailureKind::kNone) {
     // A maxmin flow holds its whole route at once; failures follow messages hop by hop.
     DLSIM_CHECK(config.sharing == Sharing::kFifo, "link failures with maxmin sharing");
@@ -55,6 +65,7 @@ Network::Network(topo::Graph physical, const NetworkConfig& config, uint64_t see
 }
 
 uint32_t Network::find_link(uint32_t from, uint32_t to) const {
+  if (complete_) return kCompleteLink;
   const OutLink* first = out_.data() + out_begin_[from];
   const OutLink* last = out_.data() + out_begin_[from + 1];
   const OutLink* it =
@@ -77,10 +88,11 @@ SendResult Network::offer(Simulator& sim, AgentId from, AgentId to, uint64_t siz
   const SimTime now = sim.now();
   const uint64_t bytes = size_bytes + header_bytes_;
   Serializer& uplink = uplinks_[from.value];
-  watch_load(sim, from, link, bytes);
+  watch_load(sim, from, to, link, bytes);
   // Under maxmin every message starts at once, at its share of the bandwidth.
   const SimTime start =
-      flows_ ? now : max(now, uplink.enabled() ? uplink.busy_until() : links_[link].busy_until());
+      flows_ ? now
+             : max(now, uplink.enabled() ? uplink.busy_until() : link_busy_until(from, to, link));
   const SendBuffers::Decision decision =
       flows_ ? flow_buffers_->offer(from.value, to.value, bytes, buffering, next_slot())
              : buffers_.offer(now, from.value, to.value, bytes, start, buffering, next_slot());
@@ -113,16 +125,28 @@ SendResult Network::offer(Simulator& sim, AgentId from, AgentId to, uint64_t siz
   return {slot, SendOutcome::kSent};
 }
 
-void Network::watch_load(Simulator& sim, AgentId from, uint32_t link, uint64_t bytes) {
+void Network::watch_load(Simulator& sim, AgentId from, AgentId to, uint32_t link,
+                         uint64_t bytes) {
   const Serializer& uplink = uplinks_[from.value];
   const bool nic = uplink.enabled();
-  const uint64_t bps = nic ? uplink.bandwidth_bps() : links_[link].bandwidth_bps();
-  const uint32_t resource = nic ? from.value : graph_.node_count() + link;
   SimTime since;
-  const std::optional<double> utilisation = load_.offered(sim.now(), resource, bytes, bps, &since);
+  std::optional<double> utilisation;
+  uint64_t bps = 0;
+  if (nic) {
+    bps = uplink.bandwidth_bps();
+    utilisation = load_.offered(sim.now(), from.value, bytes, bps, &since);
+  } else if (complete_) {
+    bps = complete_->spec().bandwidth_bps;
+    utilisation = complete_->watch_load(sim.now(), from.value, to.value, bytes, &since);
+  } else {
+    bps = links_[link].bandwidth_bps();
+    utilisation = load_.offered(sim.now(), graph_.node_count() + link, bytes, bps, &since);
+  }
   if (!utilisation) return;
-  const AgentId to = nic ? from : AgentId{link_target_[link]};
-  listener_->link_overloaded(LinkOverload{from, to, bps, since, sim.now(), *utilisation});
+  // The resource's far end: the agent itself for its uplink, else the link's (a detour's first
+  // hop need not be `to`).
+  const AgentId far = nic ? from : complete_ ? to : AgentId{link_target_[link]};
+  listener_->link_overloaded(LinkOverload{from, far, bps, since, sim.now(), *utilisation});
 }
 
 bool Network::handle(Simulator& sim, const Event& event) {
@@ -159,7 +183,9 @@ void Network::enter_link(Simulator& sim, uint32_t slot) {
     }
     s.entered = sim.now();
   }
-  const Link::Transfer transfer = links_[s.link].offer(sim.now(), bytes);
+  const Link::Transfer transfer =
+      complete_ ? complete_->offer(sim.now(), s.message.from.value, s.message.to.value, bytes)
+                : links_[s.link].offer(sim.now(), bytes);
   if (transfer.lost) {
     listener_->message_dropped(signal(sim, s), DropReason::kLoss);
     free_slot(slot);
@@ -172,7 +198,8 @@ void Network::enter_link(Simulator& sim, uint32_t slot) {
   if (router_.hop(s.next_hop) == kNoLink && !downlinks_[to.value].enabled()) {
     sim.schedule_at(transfer.arrival, EventKind::kDelivery, to, slot);
   } else {
-    sim.schedule_at(transfer.arrival, EventKind::kLinkArrival, AgentId{link_target_[s.link]}, slot);
+    const AgentId far = complete_ ? to : AgentId{link_target_[s.link]};
+    sim.schedule_at(transfer.arrival, EventKind::kLinkArrival, far, slot);
   }
 }
 
@@ -181,8 +208,7 @@ void Network::on_link_arrival(Simulator& sim, const Event& event) {
   Slot& s = slots_[slot];
   DLSIM_CHECK(s.stage == Stage::kOnLink, "slot {} arrived but is not on a link", slot);
   if (lost_to_failure(sim, slot)) return;
-  const uint64_t bytes = wire_bytes(s);
-  links_[s.link].record_delivery(bytes);
+  record_delivery(s);
   const uint32_t next = router_.hop(s.next_hop);
   if (next != kNoLink) {
     s.link = next;
@@ -192,15 +218,15 @@ void Network::on_link_arrival(Simulator& sim, const Event& event) {
   }
   const AgentId to = s.message.to;
   s.stage = Stage::kDownlink;
-  sim.schedule_at(downlinks_[to.value].finish(sim.now(), bytes), EventKind::kDelivery, to, slot);
+  sim.schedule_at(downlinks_[to.value].finish(sim.now(), wire_bytes(s)), EventKind::kDelivery, to,
+                  slot);
 }
 
 bool Network::on_delivery(Simulator& sim, uint32_t slot) {
   Slot& s = slots_[slot];
-  const uint64_t bytes = wire_bytes(s);
   if (s.stage == Stage::kOnLink) {
     if (lost_to_failure(sim, slot)) return true;
-    links_[s.link].record_delivery(bytes);
+    record_delivery(s);
   } else if (s.stage == Stage::kPropagating) {
     record_route_deliveries(s, kNotLost);
   } else {
@@ -247,6 +273,7 @@ void Network::free_slot(uint32_t slot) {
 LinkId Network::link_between(AgentId from, AgentId to) const {
   DLSIM_CHECK(from.value < graph_.node_count() && to.value < graph_.node_count(),
               "agents {} and {} among {}", from.value, to.value, graph_.node_count());
+  DLSIM_CHECK(!complete_, "link_between() on an implicit complete underlay, which has no links");
   const uint32_t link = find_link(from.value, to.value);
   DLSIM_CHECK(link != kNoLink, "agents {} and {} are not neighbours", from.value, to.value);
   return LinkId{link};
@@ -268,6 +295,7 @@ void Network::save(StateWriter& out) const {
   if (failures_) failures_->save(out);
   if (flows_) flows_->save(out);
   if (flow_buffers_) flow_buffers_->save(out);
+  if (complete_) complete_->save(out);
 }
 
 void Network::load(StateReader& in) {
@@ -291,6 +319,7 @@ void Network::load(StateReader& in) {
       in.fail("a message in flight on a route out of the route store");
   if (flows_) flows_->load(in);
   if (flow_buffers_) flow_buffers_->load(in);
+  if (complete_) complete_->load(in);
 }
 
 }  // namespace dlsim

@@ -41,6 +41,9 @@
 // neighbour whose link is down takes such a detour. Routes are chosen when a message is sent;
 // a message already on its way keeps its route.
 //
+// An implicit complete underlay (NetworkConfig::complete_underlay, complete_links.hpp) has no
+// Link objects: link(), link_between() and link_count() are for materialised graphs only.
+//
 // Send buffers (send_buffers.hpp): a message waits in its (sender, destination) buffer from its
 // offer until it starts on its first serialiser; offer() applies network.when_full when the
 // buffer is full. The timing above is unchanged for every message that enters the wire.
@@ -54,6 +57,7 @@
 #include "sim/core/event.hpp"
 #include "sim/core/signals.hpp"
 #include "sim/core/simulator.hpp"
+#include "sim/network/complete_links.hpp"
 #include "sim/network/flow_buffers.hpp"
 #include "sim/network/link.hpp"
 #include "sim/network/link_failures.hpp"
@@ -83,6 +87,10 @@ struct NetworkConfig {
   SendBufferConfig send_buffer;  ///< default: unbounded (the scenario layer sets its bound)
   Sharing sharing = Sharing::kFifo;
   LinkFailureSpec failures;      ///< default: links never fail
+  /// Set: the physical graph is complete, every link with this latency and bandwidth (loss and
+  /// jitter from above), and kept implicit (complete_links.hpp); the graph given to the Network
+  /// then has the nodes and no edges. Only with FIFO sharing and without failures.
+  std::optional<LinkSpec> complete_underlay;
 };
 
 /// What became of an offered message.
@@ -160,8 +168,22 @@ class Network {
   size_t live_messages() const { return slots_.size() - free_slots_.size(); }
 
   const topo::Graph& graph() const { return graph_; }
+  /// Whether the physical graph is an implicit complete one (then graph() has no edges).
+  bool complete_underlay() const { return complete_.has_value(); }
+  /// The physical neighbours of `node`, ascending, passed to f(uint32_t).
+  template <class F>
+  void for_each_neighbor(uint32_t node, F f) const {
+    if (!complete_) {
+      for (uint32_t j : graph_.neighbors(node)) f(j);
+      return;
+    }
+    for (uint32_t j = 0; j < graph_.node_count(); ++j)
+      if (j != node) f(j);
+  }
+  /// Links of an implicit complete underlay remembered now (complete_links.hpp); 0 otherwise.
+  size_t remembered_links() const { return complete_ ? complete_->remembered() : 0; }
   uint32_t link_count() const { return static_cast<uint32_t>(links_.size()); }
-  /// The directed link from -> to. Precondition: they are neighbours.
+  /// The directed link from -> to. Precondition: they are neighbours, in a materialised graph.
   LinkId link_between(AgentId from, AgentId to) const;
   const Link& link(LinkId id) const { return links_[id.value]; }
   const Serializer& uplink(AgentId agent) const { return uplinks_[agent.value]; }
@@ -188,6 +210,8 @@ class Network {
     Stage stage = Stage::kFree;
   };
   static constexpr uint32_t kNotLost = 0xffffffffu;
+  // Slot::link of a message on an implicit complete underlay: the direct link from -> to.
+  static constexpr uint32_t kCompleteLink = 0xfffffffeu;
   struct OutLink {  // adjacency with link ids, so a send to a neighbour reads one short run
     uint32_t to;
     uint32_t link;
@@ -198,7 +222,13 @@ class Network {
   uint32_t next_slot() const {
     return free_slots_.empty() ? static_cast<uint32_t>(slots_.size()) : free_slots_.back();
   }
-  void watch_load(Simulator& sim, AgentId from, uint32_t link, uint64_t bytes);
+  void watch_load(Simulator& sim, AgentId from, AgentId to, uint32_t link, uint64_t bytes);
+  SimTime link_busy_until(AgentId from, AgentId to, uint32_t link) const {
+    return complete_ ? complete_->busy_until(from.value, to.value) : links_[link].busy_until();
+  }
+  void record_delivery(const Slot& s) {
+    if (!complete_) links_[s.link].record_delivery(wire_bytes(s));
+  }
   void free_slot(uint32_t slot);
   void follow_failures(SimTime now);
   void compact_routes();
@@ -239,6 +269,7 @@ class Network {
   std::unique_ptr<FlowBuffers> flow_buffers_;
   std::vector<uint32_t> route_;  // scratch of start_flow()
   std::optional<LinkFailures> failures_;
+  std::optional<CompleteLinks> complete_;  // set: no links_, out_ or link_target_
   size_t compacted_store_ = 0;  // the route store's size after its last compaction
 };
 

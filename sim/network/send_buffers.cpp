@@ -69,6 +69,10 @@ SendBuffers::Decision SendBuffers::offer(SimTime now, uint32_t from, uint32_t to
     if (start > now) queue(from, start, bytes);
     return {Verdict::kEnter, slot};
   }
+  // Every message this sender left waiting has started: its buffers are empty, so they are
+  // forgotten (on a dynamic topology a sender meets ever new peers; memory stays with the
+  // buffers that hold something).
+  if (last_start_[from] <= now) pairs_[from].clear();
   Pair& p = pair(from, to);
   auto on_wire = std::find_if(p.waiting.begin(), p.waiting.end(),
                               [&](const Waiting& w) { return w.start > now; });
@@ -138,14 +142,13 @@ void SendBuffers::load(StateReader& in) {
   queued_bytes_ = in.get<uint64_t>();
 }
 
-std::optional<double> LoadWatch::offered(SimTime now, uint32_t resource, uint64_t bytes,
+std::optional<double> LoadWatch::offered(State& s, SimTime now, uint64_t bytes,
                                          uint64_t bandwidth_bps, SimTime* since) {
   // transmission_time's 128-bit division is not needed below 2^30 bytes (same result).
   const SimTime transmission =
       bytes < (uint64_t{1} << 30)
           ? SimTime{static_cast<int64_t>((bytes * 8000000000u + bandwidth_bps - 1) / bandwidth_bps)}
           : transmission_time(bytes, bandwidth_bps);
-  State& s = state_[resource];
   if (s.offered_until <= now) {  // idle: a new stretch begins
     s.since = now;
     s.offered_until = now + transmission;
@@ -153,7 +156,7 @@ std::optional<double> LoadWatch::offered(SimTime now, uint32_t resource, uint64_
     s.offered_until += transmission;
   }
   if (s.warned || now - s.since < kOverloadStretch) return std::nullopt;
-  s.warned = true;
+  s.warned = 1;
   *since = s.since;
   return static_cast<double>((s.offered_until - s.since).ns) /
          static_cast<double>((now - s.since).ns);

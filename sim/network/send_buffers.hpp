@@ -63,6 +63,8 @@ class SendBuffers {
   SimTime blocked_until(uint32_t node) const { return blocked_until_[node]; }
   /// Bytes waiting in all buffers after the last offer (at that offer's time).
   uint64_t queued_bytes() const { return queued_bytes_; }
+  /// The (from, destination) buffers `from` keeps now: those that may hold waiting messages.
+  size_t buffers_kept(uint32_t from) const { return pairs_[from].size(); }
 
   void save(StateWriter& out) const;
   void load(StateReader& in);
@@ -108,17 +110,26 @@ class LoadWatch {
   /// of `bandwidth_bps`. Returns the utilisation over the stretch the first time the
   /// resource's stretch reaches kOverloadStretch; nullopt otherwise. *since: its start.
   std::optional<double> offered(SimTime now, uint32_t resource, uint64_t bytes,
-                                uint64_t bandwidth_bps, SimTime* since);
+                                uint64_t bandwidth_bps, SimTime* since) {
+    return offered(state_[resource], now, bytes, bandwidth_bps, since);
+  }
+
+  /// One resource's watch, for resources kept elsewhere (complete_links.hpp).
+  struct State {
+    SimTime offered_until;  ///< when the virtual FIFO of every offered message would be idle
+    SimTime since;          ///< start of its current backlogged stretch
+    uint8_t warned = 0;
+    uint8_t unused[7] = {};  // written to checkpoints: no unnamed padding
+    /// As a resource never offered anything (a stretch that ended, no warning yet).
+    bool idle(SimTime now) const { return offered_until <= now && warned == 0; }
+  };
+  static std::optional<double> offered(State& state, SimTime now, uint64_t bytes,
+                                       uint64_t bandwidth_bps, SimTime* since);
 
   void save(StateWriter& out) const { out.put_vector(state_); }
   void load(StateReader& in);
 
  private:
-  struct State {
-    SimTime offered_until;  // when the virtual FIFO of every offered message would be idle
-    SimTime since;          // start of its current backlogged stretch
-    bool warned = false;
-  };
   std::vector<State> state_;
 };
 

@@ -77,8 +77,9 @@ void Swarm::begin_round() {
 void Swarm::start_pull(const Agent& a) {
   const uint32_t i = a.id.value;
   live_.clear();
-  for (uint32_t j : network_.graph().neighbors(i))
+  network_.for_each_neighbor(i, [&](uint32_t j) {
     if (j < agents_.size() && churn_->online(j) && churn_->was_online(j)) live_.push_back(j);
+  });
   if (live_.empty()) return;
   const uint32_t j = live_[churn_->rejoin_stream(i).below(live_.size())];
   const Agent& from = agents_[j];

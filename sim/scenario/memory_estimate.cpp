@@ -9,6 +9,7 @@
 #include "models/workspace_probe.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/system_memory.hpp"
+#include "sim/scenario/underlay.hpp"
 #include "topologies/generators.hpp"
 
 namespace dlsim {
@@ -240,7 +241,9 @@ MemoryEstimate estimate_memory(const ScenarioSpec& s, uint64_t available_bytes) 
   // A complete physical graph (the default underlay of a dynamic topology) is n(n-1)/2 edges,
   // each two links and its graph entries; the other kinds have O(n) edges, inside "agents".
   // Markov link failures add each edge's state: its stream, flag, last failure, pending change.
-  if (s.topology.kind == topo::TopologyKind::kComplete && s.agents > 1) {
+  // An implicit complete underlay keeps only the links busy at once (complete_links.hpp).
+  if (s.topology.kind == topo::TopologyKind::kComplete && s.agents > 1 &&
+      !implicit_complete_underlay(s)) {
     const double edges = static_cast<double>(s.agents) * (s.agents - 1) / 2.0;
     const uint64_t per_edge =
         kCompleteEdgeBytes + (s.network.failures.kind == FailureKind::kMarkov

@@ -14,6 +14,7 @@
 #include "sim/agents/gossip.hpp"
 #include "sim/agents/no_communication.hpp"
 #include "sim/agents/ring_allreduce.hpp"
+#include "sim/scenario/underlay.hpp"
 #include "topologies/generators.hpp"
 
 namespace dlsim {
@@ -272,6 +273,7 @@ void warn_about_stability(World& w) {
 // and EASGD's server (the node after the workers) has no NIC.
 NetworkConfig network_config(const ScenarioSpec& spec, uint32_t agents) {
   NetworkConfig network = spec.network;
+  network.complete_underlay = implicit_complete_underlay(spec);
   const bool server = spec.algorithm.kind == AlgorithmKind::kEasgd;
   for (auto [every, each] :
        {std::pair{&network.nic_uplink_bps, &network.nic_uplink_bps_per_agent},
@@ -298,6 +300,8 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataP
   const uint32_t agents = centralized ? 1 : spec.agents;
   if (agents == 1) {
     w->graph = topo::Graph(1, {});
+  } else if (implicit_complete_underlay(spec)) {
+    w->graph = topo::Graph(agents, {});  // the links stay implicit (complete_links.hpp)
   } else {
     w->graph = topo::build_topology(spec.topology, spec.seed);
   }

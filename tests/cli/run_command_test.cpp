@@ -220,6 +220,22 @@ TEST_CASE("dynamic topologies: threads 1 and 2 give identical fingerprints") {
   }
 }
 
+TEST_CASE("the implicit complete underlay gives the fingerprint of a materialised complete graph") {
+  // An override that repeats the default latency makes the complete underlay materialised
+  // (sim/scenario/underlay.cpp) without changing any link.
+  const std::string materialised =
+      R"(/network/underlay={"kind":"complete","overrides":[{"u":0,"v":1,"latency":"1ms"}]})";
+  for (const char* name : {"dpsgd", "detsgrad"}) {
+    for (const char* dynamic : {R"({"kind":"epidemic","s":2})", R"({"kind":"one_peer_exponential"})"}) {
+      CAPTURE(name);
+      CAPTURE(dynamic);
+      const std::string topology = std::string(R"(/topology={"dynamic":)") + dynamic + "}";
+      CHECK(fingerprint_of(smoke(name), {"--set", topology}) ==
+            fingerprint_of(smoke(name), {"--set", topology, "--set", materialised}));
+    }
+  }
+}
+
 TEST_CASE("dynamic DETSGRAD: threads 1 and 2 give identical fingerprints, and forced sends are "
           "messages without events") {
   // A sequence alternating ring and star every 3 iterations over lossy links: new edges get

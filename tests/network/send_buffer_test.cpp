@@ -193,3 +193,18 @@ TEST_CASE("a link loaded below its capacity is never reported") {
       [&](const Event&) { net.offer(sim, AgentId{0}, AgentId{1}, 1000, Buffering::kLatestValue); });
   CHECK(counts.overloads.empty());
 }
+
+TEST_CASE("a sender forgets its buffers once all it left waiting has started") {
+  // Sender 0 meets 99 peers one after another, each time leaving one message waiting 8 ms
+  // behind another: a buffer per peer while it waits, none kept after.
+  SendBuffers buffers(SendBufferConfig{1, 0, WhenFull::kCoalesce}, 100);
+  uint32_t slot = 0;
+  for (uint32_t peer = 1; peer < 100; ++peer) {
+    const SimTime now = SimTime::from_ms(100 * peer);
+    CHECK(buffers.offer(now, 0, peer, 1000, now, Buffering::kLatestValue, slot++).verdict ==
+          SendBuffers::Verdict::kEnter);
+    CHECK(buffers.offer(now, 0, peer, 1000, now + kOnWire, Buffering::kLatestValue, slot++)
+              .verdict == SendBuffers::Verdict::kEnter);
+    CHECK(buffers.buffers_kept(0) == 1);
+  }
+}
