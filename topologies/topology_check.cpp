@@ -142,7 +142,7 @@ Problem check_overrides(const TopologySpec& s, uint32_t n) {
   return std::nullopt;
 }
 
-Problem check_structure(const TopologySpec& s) {
+Problem check_structure(const TopologySpec& s, EdgeLimit limit) {
   const bool from_file = s.kind == TopologyKind::kEdgeList || s.kind == TopologyKind::kDot;
   if (from_file) {
     if (s.file.empty()) return problem("file", "the file name is empty");
@@ -158,7 +158,8 @@ Problem check_structure(const TopologySpec& s) {
   if (s.n < 2 || s.n > kMaxNodes)
     return problem("n", fmt::format("n must be in 2..{}, got {}", kMaxNodes, s.n));
   if (auto p = check_kind_parameters(s)) return p;
-  if (const double edges = predicted_edges(s); edges > double(kMaxEdges))
+  if (const double edges = predicted_edges(s);
+      limit == EdgeLimit::kChecked && edges > double(kMaxEdges))
     return problem("n", fmt::format("this topology would have about {:.0f} edges, more than the "
                                     "limit of {}",
                                     edges, kMaxEdges));
@@ -173,8 +174,8 @@ uint32_t node_count(const TopologySpec& spec) {
   return spec.n;
 }
 
-std::optional<SpecProblem> find_spec_problem(const TopologySpec& spec) {
-  if (auto p = check_structure(spec)) return p;
+std::optional<SpecProblem> find_spec_problem(const TopologySpec& spec, EdgeLimit limit) {
+  if (auto p = check_structure(spec, limit)) return p;
   if (auto p = check_values(spec)) return p;
   return check_overrides(spec, node_count(spec));
 }

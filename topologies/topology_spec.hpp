@@ -103,8 +103,12 @@ struct SpecProblem {
   std::string key;
   std::string message;
 };
+/// Whether find_spec_problem holds the edge count to kMaxEdges: always for a graph that is built;
+/// an implicit complete underlay (sim/network/complete_links.hpp) builds no edges.
+enum class EdgeLimit : uint8_t { kChecked, kUnchecked };
 /// The first problem of `spec` (ranges, parity, sizes, overrides), or nullopt when it is valid.
 /// build_topology throws it; the JSON loader reports it with the file and pointer.
-std::optional<SpecProblem> find_spec_problem(const TopologySpec& spec);
+std::optional<SpecProblem> find_spec_problem(const TopologySpec& spec,
+                                             EdgeLimit limit = EdgeLimit::kChecked);
 
 }  // namespace dlsim::topo

@@ -42,8 +42,10 @@ Link::Transfer CompleteLinks::offer(SimTime now, uint32_t from, uint32_t to, uin
   Remembered& link = remember(now, from, to);
   link.busy_until = max(now, link.busy_until) + transmission_time(bytes, spec_.bandwidth_bps);
   Link::Transfer transfer{link.busy_until + spec_.latency, false};
-  if (!random_.empty()) transfer.lost = draw_loss_and_jitter(random_[from], spec_, &transfer.arrival);
-  else transfer.lost = spec_.loss_probability >= 1.0;
+  if (random_.empty())
+    transfer.lost = spec_.loss_probability >= 1.0;  // certain loss draws nothing
+  else
+    transfer.lost = draw_loss_and_jitter(random_[from], spec_, &transfer.arrival);
   return transfer;
 }
 

@@ -1,19 +1,18 @@
-// The links of a complete physical graph whose links are all alike (the default underlay of a
-// dynamic topology), kept implicit. Stored as Link objects, n(n-1) directed links take gigabytes
-// at a few thousand agents (3.6 GB at 4,096) and every message to a random peer misses the cache
-// on them. Here a link exists only while it has something to remember: a message serialising
-// (busy_until > now), a backlog the overload watch is timing, or a warning given. A link in none
-// of these states behaves exactly as one that never carried anything, so it is forgotten and its
-// entry reused: memory grows with the links busy at once, never with how many pairs have talked.
+// The links of a complete physical graph whose links are all alike, kept implicit: as Link
+// objects, 4,096 agents' n(n-1) links take 3.5 GB and miss the cache on every message. A link is
+// remembered only while it differs from one that never carried anything: a message serialising,
+// a backlog the overload watch is timing, or a warning given (kept for good, 40 B: a link warns
+// once per run). Memory grows with the links busy at once and those that overloaded, never with
+// how many pairs have talked.
 //
-// Timing is that of a Link (link.hpp). What differs from a materialised complete graph: loss
-// and jitter are drawn from one stream per sender, RandomStream(seed, "complete_link", sender),
-// in the order its messages enter their links (a Link has its own stream; with neither loss nor
-// jitter the two give identical runs), and links keep no counters (the network's signals do).
+// Timing is that of a Link (link.hpp). Unlike a materialised graph, loss and jitter come from
+// one stream per sender, RandomStream(seed, "complete_link", sender) (with neither, runs are
+// identical), and links keep no counters (the network's signals do).
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "sim/core/random.hpp"
@@ -50,6 +49,7 @@ class CompleteLinks {
     SimTime busy_until;
     LoadWatch::State load;
   };
+  static_assert(std::has_unique_object_representations_v<Remembered>);
   Remembered& remember(SimTime now, uint32_t from, uint32_t to);
 
   LinkSpec spec_;

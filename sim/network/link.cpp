@@ -27,7 +27,8 @@ bool draw_loss_and_jitter(RandomStream& random, const LinkSpec& spec, SimTime* a
   // bernoulli() consumes no draw for p = 0 or 1, so a loss-free link keeps its stream for jitter.
   if (random.bernoulli(spec.loss_probability)) return true;
   if (spec.jitter.ns > 0)
-    *arrival += SimTime{static_cast<int64_t>(random.below(static_cast<uint64_t>(spec.jitter.ns) + 1))};
+    *arrival +=
+        SimTime{static_cast<int64_t>(random.below(static_cast<uint64_t>(spec.jitter.ns) + 1))};
   return false;
 }
 

@@ -73,6 +73,7 @@ SendBuffers::Decision SendBuffers::offer(SimTime now, uint32_t from, uint32_t to
   // forgotten (on a dynamic topology a sender meets ever new peers; memory stays with the
   // buffers that hold something).
   if (last_start_[from] <= now) pairs_[from].clear();
+  std::vector<Pair>& list = pairs_[from];
   Pair& p = pair(from, to);
   auto on_wire = std::find_if(p.waiting.begin(), p.waiting.end(),
                               [&](const Waiting& w) { return w.start > now; });
@@ -95,6 +96,9 @@ SendBuffers::Decision SendBuffers::offer(SimTime now, uint32_t from, uint32_t to
     queue(from, start, bytes);
   }
   if (is_full) blocked_until_[from] = max(blocked_until_[from], room_at(p));
+  // An empty buffer is forgotten too, so a sender that always has something waiting somewhere
+  // keeps only the buffers that hold messages.
+  if (p.waiting.empty()) list.erase(list.begin() + (&p - list.data()));
   return {Verdict::kEnter, slot};
 }
 

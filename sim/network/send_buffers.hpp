@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "sim/core/state_io.hpp"
@@ -123,6 +124,7 @@ class LoadWatch {
     /// As a resource never offered anything (a stretch that ended, no warning yet).
     bool idle(SimTime now) const { return offered_until <= now && warned == 0; }
   };
+  static_assert(std::has_unique_object_representations_v<State>);
   static std::optional<double> offered(State& state, SimTime now, uint64_t bytes,
                                        uint64_t bandwidth_bps, SimTime* since);
 

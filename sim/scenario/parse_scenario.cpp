@@ -11,6 +11,7 @@
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/run_json.hpp"
 #include "sim/scenario/topology_json.hpp"
+#include "sim/scenario/underlay.hpp"
 
 namespace dlsim {
 
@@ -71,6 +72,9 @@ void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
     throw InputError(fmt::format("{}: /network/failures: link failures work with \"sharing\": "
                                  "\"fifo\" so far (a maxmin flow holds its whole route at once)",
                                  file));
+  if (s.dynamic && !implicit_complete_underlay(s))
+    if (const auto problem = topo::find_spec_problem(s.topology))
+      throw InputError(fmt::format("{}: /network/underlay: {}", file, problem->message));
   if (collective && s.network.failures.kind != FailureKind::kNone)
     throw InputError(fmt::format("{}: /network/failures: an all-reduce cannot lose chunks to a "
                                  "failed link; remove this key with \"{}\"", file,
@@ -154,8 +158,10 @@ ScenarioSpec parse_scenario(const json& j, const std::string& file) {
   if (s.agents > 1 && is_dynamic_topology(topology_json)) {
     s.dynamic = parse_dynamic_topology(topology_json, file, "/topology", s.agents);
     links_json = network.has("underlay") ? &network.raw("underlay") : &kComplete;
-    // Errors of the default complete underlay (too many edges) also name the key that fixes them.
-    s.topology = parse_topology(*links_json, file, "/network/underlay", s.agents);
+    // Errors of the default complete underlay also name the key that fixes them. Its edge count
+    // is checked once the whole scenario says whether they are built (check_combinations).
+    s.topology = parse_topology(*links_json, file, "/network/underlay", s.agents,
+                                topo::EdgeLimit::kUnchecked);
   } else if (s.agents > 1) {
     if (network.has("underlay"))
       network.fail("underlay", "applies to a dynamic topology (/topology/dynamic); a static "

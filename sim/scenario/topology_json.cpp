@@ -173,7 +173,8 @@ void read_edges(Reader& r, topo::TopologySpec& spec) {
 }  // namespace
 
 topo::TopologySpec parse_topology(const json& j, const std::string& file,
-                                  const std::string& pointer, std::optional<uint32_t> agents) {
+                                  const std::string& pointer, std::optional<uint32_t> agents,
+                                  topo::EdgeLimit limit) {
   Reader r(j, file, pointer);
   topo::TopologySpec spec;
   spec.kind = read_kind(r);
@@ -183,7 +184,7 @@ topo::TopologySpec parse_topology(const json& j, const std::string& file,
   read_edges(r, spec);
   spec.source_file = file;
   spec.source_pointer = pointer;
-  if (const auto problem = topo::find_spec_problem(spec)) {
+  if (const auto problem = topo::find_spec_problem(spec, limit)) {
     // The problem's key is a path relative to the topology object ("overrides/1/u").
     const std::string top = problem->key.substr(0, problem->key.find('/'));
     if (!j.contains(top)) r.fail_here(problem->message);

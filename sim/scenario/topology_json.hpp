@@ -22,9 +22,11 @@ inline constexpr uint64_t kDefaultTopologySeed = 1;
 /// `file`. Relative "file" paths are resolved against the folder of `file`. With `agents` (a
 /// scenario's agent count) the node count comes from it and "n", rows x cols or "dimension"
 /// must agree. Throws InputError "FILE: /pointer/key: message" for unknown keys, wrong types,
-/// out-of-range values, bad unit strings.
+/// out-of-range values, bad unit strings; with `limit` kUnchecked not for more than
+/// topo::kMaxEdges edges (the caller checks once it knows whether they are built).
 topo::TopologySpec parse_topology(const nlohmann::json& j, const std::string& file,
-                                  const std::string& pointer, std::optional<uint32_t> agents);
+                                  const std::string& pointer, std::optional<uint32_t> agents,
+                                  topo::EdgeLimit limit = topo::EdgeLimit::kChecked);
 
 /// The spec as a JSON object with every default filled in ("n", "latency", "bandwidth",
 /// "overrides"; "seed" when set; "file" as an absolute path), so that parse_topology of the

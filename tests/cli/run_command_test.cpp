@@ -226,7 +226,8 @@ TEST_CASE("the implicit complete underlay gives the fingerprint of a materialise
   const std::string materialised =
       R"(/network/underlay={"kind":"complete","overrides":[{"u":0,"v":1,"latency":"1ms"}]})";
   for (const char* name : {"dpsgd", "detsgrad"}) {
-    for (const char* dynamic : {R"({"kind":"epidemic","s":2})", R"({"kind":"one_peer_exponential"})"}) {
+    for (const char* dynamic :
+         {R"({"kind":"epidemic","s":2})", R"({"kind":"one_peer_exponential"})"}) {
       CAPTURE(name);
       CAPTURE(dynamic);
       const std::string topology = std::string(R"(/topology={"dynamic":)") + dynamic + "}";

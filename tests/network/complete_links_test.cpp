@@ -37,7 +37,8 @@ struct Seen final : SignalListener {
     drops.push_back({int64_t{m.from.value}, int64_t{m.to.value}, m.time.ns});
   }
   void message_discarded(const MessageSignal& m, BufferDiscard d) override {
-    discards.push_back({int64_t{m.from.value}, int64_t{m.to.value}, m.time.ns, static_cast<int64_t>(d)});
+    discards.push_back(
+        {int64_t{m.from.value}, int64_t{m.to.value}, m.time.ns, static_cast<int64_t>(d)});
   }
   void link_overloaded(const LinkOverload& o) override {
     overloads.push_back({int64_t{o.from.value}, int64_t{o.to.value}, o.at.ns, o.since.ns});
@@ -54,11 +55,13 @@ struct Outcome {
 };
 
 // `messages` messages, one every 0-3 ms, 1-20 KB (over 10 Mbit/s links: 0.8-16 ms each, so
-// links queue), from and to random nodes of `n`; with `hot`, every fourth of the first and last
-// thirds goes 0 -> 1, which overloads that link (8.4 ms of bits every 6 ms on average) for
+// links queue), from and to random nodes of `n`; with HotLink::kTwice, every fourth of the
+// first and last thirds goes 0 -> 1, which overloads that link (8.4 ms of bits every 6 ms on average) for
 // about 1.5 s twice, with a quiet stretch between: a link warns once per run.
+enum class HotLink : uint8_t { kTwice, kNone };
+
 Outcome run_script(uint32_t n, const NetworkConfig& config, const topo::Graph& graph,
-                   int messages, bool hot = true) {
+                   int messages, HotLink hot = HotLink::kTwice) {
   Network net(graph, config, 7);
   Outcome o;
   net.set_listener(o.seen);
@@ -73,7 +76,8 @@ Outcome run_script(uint32_t n, const NetworkConfig& config, const topo::Graph& g
   for (int k = 0; k < messages; ++k) {
     auto from = static_cast<uint32_t>(script.below(n));
     auto to = static_cast<uint32_t>((from + 1 + script.below(n - 1)) % n);
-    if (hot && k % 4 == 0 && (3 * k < messages || 3 * k > 2 * messages)) from = 0, to = 1;
+    const bool hot_third = 3 * k < messages || 3 * k > 2 * messages;
+    if (hot == HotLink::kTwice && k % 4 == 0 && hot_third) from = 0, to = 1;
     sends.push_back({from, to, 1000 * (1 + script.below(20))});
     at += SimTime::from_ms(static_cast<int64_t>(script.below(4)));
     sim.schedule_at(at, EventKind::kTimer, AgentId{0}, static_cast<uint32_t>(k));
@@ -138,7 +142,7 @@ TEST_CASE("an implicit complete underlay remembers the links in use, not every p
   // links: a materialised graph would hold all 4,032).
   const uint32_t n = 64;
   const Outcome o = run_script(n, implicit(NetworkConfig{}, SimTime::from_ms(1), 10 * kMbps),
-                               topo::Graph(n, {}), 20000, false);
+                               topo::Graph(n, {}), 20000, HotLink::kNone);
   CHECK(o.deliveries.size() == 20000);
   CHECK(o.pairs > 3900);
   CHECK(o.most_remembered >= 1);

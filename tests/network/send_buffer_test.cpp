@@ -208,3 +208,17 @@ TEST_CASE("a sender forgets its buffers once all it left waiting has started") {
     CHECK(buffers.buffers_kept(0) == 1);
   }
 }
+
+TEST_CASE("a sender that always has something waiting keeps only the buffers that hold messages") {
+  // A message to peer 1 waits until t = 1000 s (a backlogged uplink); meanwhile 98 other peers
+  // get a message each that goes on the wire at once: their buffers are never kept.
+  SendBuffers buffers(SendBufferConfig{1, 0, WhenFull::kCoalesce}, 100);
+  const SimTime far = SimTime::from_ms(1000000);
+  buffers.offer(SimTime{}, 0, 1, 1000, far, Buffering::kLatestValue, 0);
+  for (uint32_t peer = 2; peer < 100; ++peer) {
+    const SimTime now = SimTime::from_ms(peer);
+    CHECK(buffers.offer(now, 0, peer, 1000, now, Buffering::kLatestValue, peer).verdict ==
+          SendBuffers::Verdict::kEnter);
+  }
+  CHECK(buffers.buffers_kept(0) == 1);
+}
