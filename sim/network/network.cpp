@@ -130,6 +130,10 @@ bool Network::handle(Simulator& sim, const Event& event) {
     case EventKind::kNicRelease:
       DLSIM_CHECK(slots_[event.payload].stage == Stage::kUplink, "slot {} not in an uplink",
                   event.payload);
+      if (failures_) {
+        Slot& s = slots_[event.payload];
+        detour_if_down(sim.now(), s, s.message.from.value);
+      }
       enter_link(sim, event.payload);
       return true;
     case EventKind::kLinkArrival:
@@ -187,8 +191,10 @@ void Network::on_link_arrival(Simulator& sim, const Event& event) {
   record_delivery(s);
   const uint32_t next = router_.hop(s.next_hop);
   if (next != kNoLink) {
+    const uint32_t here = complete_ ? s.message.to.value : link_target_[s.link];
     s.link = next;
     ++s.next_hop;
+    if (failures_) detour_if_down(sim.now(), s, here);
     enter_link(sim, slot);
     return;
   }

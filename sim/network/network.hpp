@@ -38,8 +38,9 @@
 // Link failures (link_failures.hpp, network.failures): a message that enters a link that is
 // down is dropped (DropReason::kLinkDown); one on a link when it fails is lost at its arrival
 // time (kLinkDown too); routes avoid down links when another path exists, and a message to a
-// neighbour whose link is down takes such a detour. Routes are chosen when a message is sent;
-// a message already on its way keeps its route.
+// neighbour whose link is down takes such a detour. Routes are chosen when a message is sent; a
+// message on its way keeps its route unless the next link is down when it gets there (at a
+// node, or out of its sender's uplink): it then takes the current route from where it is.
 //
 // An implicit complete underlay (NetworkConfig::complete_underlay, complete_links.hpp) has no
 // Link objects: link(), link_between() and link_count() are for materialised graphs only.
@@ -168,8 +169,6 @@ class Network {
   size_t live_messages() const { return slots_.size() - free_slots_.size(); }
 
   const topo::Graph& graph() const { return graph_; }
-  /// Whether the physical graph is an implicit complete one (then graph() has no edges).
-  bool complete_underlay() const { return complete_.has_value(); }
   /// The physical neighbours of `node`, ascending, passed to f(uint32_t).
   template <class F>
   void for_each_neighbor(uint32_t node, F f) const {
@@ -233,6 +232,7 @@ class Network {
   void follow_failures(SimTime now);
   void compact_routes();
   bool lost_to_failure(Simulator& sim, uint32_t slot);
+  void detour_if_down(SimTime now, Slot& s, uint32_t here);
   void enter_link(Simulator& sim, uint32_t slot);
   void on_link_arrival(Simulator& sim, const Event& event);
   bool on_delivery(Simulator& sim, uint32_t slot);  // true: dropped at an offline node

@@ -32,6 +32,17 @@ void Network::compact_routes() {
   router_.replace_store(std::move(hops));
 }
 
+// Hop-by-hop routing around failures: a message whose next link is down when it reaches it
+// takes the current route from `here` (which avoids down links when another path exists; else
+// enter_link drops it at the down link).
+void Network::detour_if_down(SimTime now, Slot& s, uint32_t here) {
+  follow_failures(now);
+  if (!failures_->down(s.link >> 1)) return;
+  const uint32_t route = router_.route(here, s.message.to.value);
+  s.link = router_.hop(route);
+  s.next_hop = route + 1;
+}
+
 // Whether the message on its link was lost because the link failed after it entered; if so it
 // is dropped (kLinkDown) and its slot freed.
 bool Network::lost_to_failure(Simulator& sim, uint32_t slot) {

@@ -158,16 +158,40 @@ TEST_CASE("routes between distant nodes avoid a down link, and take it when noth
   CHECK(net.link(net.link_between(AgentId{0}, AgentId{1})).counters().sent.messages == 0);
 }
 
-TEST_CASE("a message already on its way keeps its route and is dropped at a link that went down") {
-  // 0 -> 2 leaves on 0 - 1 at 0; 1 - 2 fails at 1 ms, before the message reaches node 1.
+TEST_CASE("a message on its way goes around a link that went down ahead of it, or is dropped "
+          "there when nothing else leads") {
+  // 0 -> 2 leaves on 0 - 1 at 0; 1 - 2 fails at 1 ms, before the message reaches node 1 at
+  // 2 ms. From 1 it takes 1 - 0 - 3 - 2, three hops of T + L = 2 ms: delivered at 8 ms.
   Network net(ring4(), with_failures(trace({{1, 2, {ms(1), SimTime::max()}, 1}})), 1);
-  Drops drops;
-  net.set_listener(drops);
   Simulator sim(1);
   net.send(sim, AgentId{0}, AgentId{2}, 125000);
-  CHECK(run(sim, net).empty());
-  REQUIRE(drops.reasons.size() == 1);
-  CHECK(drops.reasons[0] == DropReason::kLinkDown);
+  const auto got = run(sim, net);
+  REQUIRE(got.size() == 1);
+  CHECK(got[0].at_ns == 8000000);
+  CHECK(net.link(net.link_between(AgentId{1}, AgentId{0})).counters().delivered.messages == 1);
+  CHECK(net.link(net.link_between(AgentId{3}, AgentId{2})).counters().delivered.messages == 1);
+
+  // On the line 0 - 1 - 2 there is no other way: dropped at node 1.
+  Network line3(line(3, ms(1)), with_failures(trace({{1, 2, {ms(1), SimTime::max()}, 1}})), 1);
+  Drops drops;
+  line3.set_listener(drops);
+  Simulator sim3(1);
+  line3.send(sim3, AgentId{0}, AgentId{2}, 125000);
+  CHECK(run(sim3, line3).empty());
+  CHECK(drops.reasons == std::vector<DropReason>{DropReason::kLinkDown});
+}
+
+TEST_CASE("a message leaving its sender's uplink after its first link went down goes around it") {
+  // A 1 Mbit/s uplink: 125,000 bytes take 1 s in it. 0 -> 1 was to go direct; the link 0 - 1
+  // fails at 500 ms, so at 1 s the message leaves the uplink for 0 - 3 - 2 - 1 (3 x 2 ms).
+  NetworkConfig c = with_failures(trace({{0, 1, {ms(500), SimTime::max()}, 1}}));
+  c.nic_uplink_bps = 1000000;
+  Network net(ring4(), c, 1);
+  Simulator sim(1);
+  net.send(sim, AgentId{0}, AgentId{1}, 125000);
+  const auto got = run(sim, net);
+  REQUIRE(got.size() == 1);
+  CHECK(got[0].at_ns == 1006000000);
 }
 
 TEST_CASE("links changing state often keep the route store bounded, and every message accounted") {
