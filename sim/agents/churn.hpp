@@ -45,7 +45,6 @@ class Churn {
   bool returned(uint32_t agent) const { return online_[agent] && !was_online_[agent]; }
   bool was_online(uint32_t agent) const { return was_online_[agent] != 0; }
   uint32_t online_count() const { return online_count_; }
-  uint32_t node_count() const { return static_cast<uint32_t>(online_.size()); }
   Rejoin rejoin() const { return spec_.rejoin; }
   /// The stream a returning agent draws the neighbour it pulls from.
   RandomStream& rejoin_stream(uint32_t agent) { return rejoin_rng_[agent]; }
