@@ -89,6 +89,15 @@ class Simulator {
     }
   }
 
+  /// Removes the stale events from the queue now (run() would drop them unseen when it reached
+  /// them), for an owner that may leave many behind; the other events keep their order.
+  void drop_stale() {
+    std::vector<Event> events = queue_.pending();
+    std::erase_if(events, [&](const Event& e) { return stale(e); });
+    queue_.clear();
+    for (const Event& e : events) queue_.push(e);
+  }
+
   /// Asks run() to return after the event being handled.
   void stop() { stopped_ = true; }
 

@@ -293,6 +293,8 @@ class Network {
   bool change_pending_ = false;
   uint64_t change_seq_ = 0;
   SimTime change_at_{};
+  static constexpr uint32_t kChangeSweep = 64;  // change events scheduled between two sweeps
+  uint32_t changes_scheduled_ = 0;  // since the last sweep of stale events (not checkpointed)
   std::optional<LinkFailures> failures_;
   std::optional<CompleteLinks> complete_;  // set: no links_, out_ or link_target_
   size_t compacted_store_ = 0;  // the route store's size after its last compaction

@@ -52,6 +52,13 @@ void Network::schedule_change(Simulator& sim) {
   if (!change_pending_) return;
   change_at_ = at;
   change_seq_ = sim.schedule_at(at, EventKind::kLinkChange, AgentId{0});
+  // Each busy spell of the network schedules one, and the previous one, if its time has not
+  // come, stays queued as stale: an async run whose network often goes idle between two changes
+  // would pile them up, so they are swept out now and then (results do not depend on when).
+  if (++changes_scheduled_ >= kChangeSweep) {
+    changes_scheduled_ = 0;
+    sim.drop_stale();
+  }
 }
 
 // A message whose bits are out (propagating) is lost when a link of its route failed after its

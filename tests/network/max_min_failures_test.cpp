@@ -209,3 +209,21 @@ TEST_CASE("maxmin failures: a network saved with a pending link change goes on a
   CHECK(second.fingerprint().value() == whole_sim.fingerprint().value());
   CHECK(second.now() == whole_sim.now());
 }
+
+TEST_CASE("maxmin failures: a network that goes idle and busy again many times between two "
+          "changes keeps a bounded event queue") {
+  // 0 - 1: a 1,000-byte message (8 us) every 1 ms for 2 s, each one alone: 2,000 busy spells,
+  // each scheduling a change event at 10 s, the next state change. The stale ones are swept.
+  Network net(line(2, ms(1)), max_min_with({{0, 1, {ms(10000), ms(11000)}, 1}}), 1);
+  Simulator sim(1);
+  size_t most_pending = 0;
+  int sent = 0;
+  sim.schedule_at(SimTime{}, EventKind::kTimer, AgentId{0});
+  const auto got = run(sim, net, ms(3000), [&](const Event&) {
+    net.send(sim, AgentId{0}, AgentId{1}, 1000);
+    most_pending = std::max(most_pending, sim.pending());
+    if (++sent < 2000) sim.schedule_in(ms(1), EventKind::kTimer, AgentId{0});
+  });
+  CHECK(got.size() == 2000);
+  CHECK(most_pending < 100);
+}
