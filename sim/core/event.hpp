@@ -17,6 +17,7 @@ enum class EventKind : uint8_t {
   kAgentStep,      ///< drivers: an agent finishes a local computation step
   kFlowEnd,        ///< network (sharing "maxmin"): a flow's last bit may have left its route
   kSenderReady,    ///< network -> agents (maxmin): a sender held by a full send buffer may go on
+  kLinkChange,     ///< network (maxmin with failures): a link may change state under flows
 };  // the values are part of every fingerprint: append, never renumber
 
 struct Event {

@@ -2,10 +2,11 @@
 // whoever schedules or handles events; never global. Single-threaded: events run one at a time
 // in (time, seq) order, so simultaneous events run in the order they were scheduled.
 // A layer that schedules events which may later become obsolete (the network's flow ends under
-// network.sharing "maxmin": a flow's end moves earlier when its rate goes up) registers a stale
-// filter for their kind: run() drops such events unseen (the clock does not move to them, they
-// are neither counted nor fingerprinted) and save() leaves them out, so a run resumed from a
-// checkpoint sees the same events as one that was not interrupted.
+// network.sharing "maxmin": a flow's end moves earlier when its rate goes up; its link change
+// events, once no flow is left to lose) registers a stale filter for their kinds (one owner and
+// filter, for one or more kinds): run() drops such events unseen (the clock does not move to
+// them, they are neither counted nor fingerprinted) and save() leaves them out, so a run resumed
+// from a checkpoint sees the same events as one that was not interrupted.
 #pragma once
 
 #include <cstdint>
@@ -48,14 +49,18 @@ class Simulator {
     schedule_at(now_ + delay, kind, agent, payload);
   }
 
-  /// true: `e` (of the filter's kind) is obsolete. `owner` is what set_stale_filter() was given.
+  /// true: `e` (of one of the filter's kinds) is obsolete. `owner` is what set_stale_filter()
+  /// was given.
   using StaleFilter = bool (*)(const void* owner, const Event& e);
   /// Events of `kind` for which filter(owner, e) holds are dropped unseen (header comment).
-  /// One filter per simulator; setting the same one again is a no-op. `owner` outlives it.
+  /// One filter and owner per simulator, for any kinds: setting it again adds `kind` (a no-op
+  /// when it has it already). `owner` outlives it.
   void set_stale_filter(EventKind kind, StaleFilter filter, const void* owner) {
     DLSIM_CHECK(stale_filter_ == nullptr || (stale_filter_ == filter && stale_owner_ == owner),
                 "a second stale-event filter");
-    stale_kind_ = kind;
+    DLSIM_CHECK(static_cast<uint32_t>(kind) < 64, "event kind {} beyond the filter's mask",
+                static_cast<int>(kind));
+    stale_kinds_ |= uint64_t{1} << static_cast<uint32_t>(kind);
     stale_filter_ = filter;
     stale_owner_ = owner;
   }
@@ -82,6 +87,15 @@ class Simulator {
       if (e.time < now_ || e.seq() >= next_seq_) in.fail("an event outside the saved clock");
       queue_.push(e);
     }
+  }
+
+  /// Removes the stale events from the queue now (run() would drop them unseen when it reached
+  /// them), for an owner that may leave many behind; the other events keep their order.
+  void drop_stale() {
+    std::vector<Event> events = queue_.pending();
+    std::erase_if(events, [&](const Event& e) { return stale(e); });
+    queue_.clear();
+    for (const Event& e : events) queue_.push(e);
   }
 
   /// Asks run() to return after the event being handled.
@@ -112,7 +126,9 @@ class Simulator {
 
  private:
   bool stale(const Event& e) const {
-    return stale_filter_ && e.kind() == stale_kind_ && stale_filter_(stale_owner_, e);
+    return stale_filter_ && static_cast<uint32_t>(e.kind()) < 64 &&
+           (stale_kinds_ >> static_cast<uint32_t>(e.kind()) & 1) != 0 &&
+           stale_filter_(stale_owner_, e);
   }
 
   uint64_t seed_;
@@ -122,7 +138,7 @@ class Simulator {
   bool stopped_ = false;
   EventQueue queue_;
   Fingerprint fingerprint_;
-  EventKind stale_kind_ = EventKind::kTimer;
+  uint64_t stale_kinds_ = 0;  // bit k: events of kind k go through the filter
   StaleFilter stale_filter_ = nullptr;
   const void* stale_owner_ = nullptr;
 };

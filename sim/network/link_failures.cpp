@@ -65,6 +65,7 @@ void LinkFailures::schedule(uint32_t edge, SimTime at) {
 }
 
 bool LinkFailures::apply_until(SimTime now) {
+  went_down_.clear();
   while (!changes_.empty() && changes_.front().at <= now) {
     std::pop_heap(changes_.begin(), changes_.end(), Later{});
     const Change c = changes_.back();
@@ -73,15 +74,16 @@ bool LinkFailures::apply_until(SimTime now) {
     if (down_[c.edge]) {
       last_failure_[c.edge] = c.at;
       ++failures_;
+      went_down_.push_back(c.edge);
     }
-    const SimTime next = next_change(c.edge, c.at);
+    const SimTime next = change_after(c.edge, c.at);
     if (next != SimTime::max()) schedule(c.edge, next);
   }
   return true;
 }
 
 // When `edge`, which changed state at `now`, changes next (SimTime::max(): never).
-SimTime LinkFailures::next_change(uint32_t edge, SimTime now) {
+SimTime LinkFailures::change_after(uint32_t edge, SimTime now) {
   if (kind_ == FailureKind::kMarkov)
     return now + exponential_time(random_[edge], down_[edge] ? mttr_ : mtbf_);
   const uint32_t first = trace_begin_[edge];

@@ -3,8 +3,9 @@
 // directions of an edge down. A trace lists each edge's down intervals; the Markov model
 // alternates exponential up and down durations per edge (means mtbf and mttr), drawn from the
 // stream (seed, "link_failure", edge). State changes are applied lazily, in time order, when the
-// network next looks (advance): nothing is scheduled, so a run's event queue is as without
-// failures, and memory is one state per edge however long the run.
+// network next looks (advance): nothing is scheduled here, and memory is one state per edge
+// however long the run. (Under maxmin the network schedules an event at next_change() while
+// flows are active, so that it looks at every change that could cut a flow.)
 #pragma once
 
 #include <cstdint>
@@ -53,6 +54,11 @@ class LinkFailures {
   bool down(uint32_t edge) const { return down_[edge] != 0; }
   /// Whether edge `edge` failed after `since`: a message that entered it at `since` is lost.
   bool failed_after(uint32_t edge, SimTime since) const { return last_failure_[edge] > since; }
+  /// The edges that went down during the last advance() that returned true, in change order
+  /// (an edge may be listed more than once; it may be up again since).
+  const std::vector<uint32_t>& went_down() const { return went_down_; }
+  /// When the next state change not yet applied is due; SimTime::max(): none is.
+  SimTime next_change() const { return changes_.empty() ? SimTime::max() : changes_.front().at; }
   /// Per edge, 1 while down: what routing avoids.
   const std::vector<uint8_t>& down_edges() const { return down_; }
   /// Edges that went down so far, counting each failure.
@@ -68,7 +74,7 @@ class LinkFailures {
   };
   bool apply_until(SimTime now);
   void schedule(uint32_t edge, SimTime at);
-  SimTime next_change(uint32_t edge, SimTime now);
+  SimTime change_after(uint32_t edge, SimTime now);
 
   FailureKind kind_;
   SimTime mtbf_, mttr_;
@@ -76,6 +82,7 @@ class LinkFailures {
   std::vector<SimTime> last_failure_;  // SimTime{-1}: never failed
   std::vector<Change> changes_;        // min-heap on (at, edge): one per edge that still changes
   uint64_t failures_ = 0;
+  std::vector<uint32_t> went_down_;    // scratch of apply_until(): not part of a checkpoint
   std::vector<RandomStream> random_;   // markov: per edge
   std::vector<uint32_t> trace_begin_;  // trace: trace_[trace_begin_[e] ..) are e's intervals
   std::vector<TimeInterval> trace_;

@@ -50,8 +50,6 @@ Network::Network(topo::Graph physical, const NetworkConfig& config, uint64_t see
                       seed);
   }
   if (config.failures.kind != FailureKind::kNone) {
-    // A maxmin flow holds its whole route at once; failures follow messages hop by hop.
-    DLSIM_CHECK(config.sharing == Sharing::kFifo, "link failures with maxmin sharing");
     failures_.emplace(config.failures, graph_, seed);
     router_.avoid(failures_->down_edges());
   }
@@ -77,7 +75,7 @@ SendResult Network::offer(Simulator& sim, AgentId from, AgentId to, uint64_t siz
                           Buffering buffering) {
   DLSIM_CHECK(from != to && from.value < graph_.node_count() && to.value < graph_.node_count(),
               "message from {} to {} among {} agents", from.value, to.value, graph_.node_count());
-  if (failures_) follow_failures(sim.now());
+  if (failures_) fail_flows(sim);
   uint32_t link = find_link(from.value, to.value);
   uint32_t next_hop = Router::kEmptyRoute;
   if (link == kNoLink || (failures_ && failures_->down(link >> 1))) {
@@ -143,8 +141,11 @@ bool Network::handle(Simulator& sim, const Event& event) {
       return on_delivery(sim, event.payload);
     case EventKind::kFlowEnd:
       DLSIM_CHECK(flows_ != nullptr, "a flow event without network.sharing \"maxmin\"");
-      sim.set_stale_filter(EventKind::kFlowEnd, &Network::stale_flow_end, this);
+      watch_stale(sim);
       if (flows_->end(sim, event)) finish_flow(sim, event.payload);
+      return true;
+    case EventKind::kLinkChange:
+      on_link_change(sim, event);
       return true;
     default:
       return false;
@@ -210,6 +211,7 @@ bool Network::on_delivery(Simulator& sim, uint32_t slot) {
     if (lost_to_failure(sim, slot)) return true;
     record_delivery(s);
   } else if (s.stage == Stage::kPropagating) {
+    if (lost_in_propagation(sim, slot)) return true;
     record_route_deliveries(s, kNotLost);
   } else {
     DLSIM_CHECK(s.stage == Stage::kDownlink, "slot {} delivered twice or never sent", slot);
@@ -276,6 +278,11 @@ void Network::save(StateWriter& out) const {
   out.put(compacted_store_);
   if (failures_) failures_->save(out);
   if (flows_) flows_->save(out);
+  if (flows_ && failures_) {  // the link change event that counts (the simulator saves it)
+    out.put(change_pending_);
+    out.put(change_seq_);
+    out.put(change_at_);
+  }
   if (flow_buffers_) flow_buffers_->save(out);
   if (complete_) complete_->save(out);
 }
@@ -300,6 +307,11 @@ void Network::load(StateReader& in) {
     if (s.stage != Stage::kFree && s.next_hop >= router_.store_size())
       in.fail("a message in flight on a route out of the route store");
   if (flows_) flows_->load(in);
+  if (flows_ && failures_) {
+    change_pending_ = in.get<bool>();
+    change_seq_ = in.get<uint64_t>();
+    change_at_ = in.get<SimTime>();
+  }
   if (flow_buffers_) flow_buffers_->load(in);
   if (complete_) complete_->load(in);
 }

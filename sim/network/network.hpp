@@ -41,6 +41,17 @@
 // neighbour whose link is down takes such a detour. Routes are chosen when a message is sent; a
 // message on its way keeps its route unless the next link is down when it gets there (at a
 // node, or out of its sender's uplink): it then takes the current route from where it is.
+// Under maxmin a message is one flow holding its whole route at once, so: its route is chosen at
+// send time (one crossing a down link, with no way around, drops it then); a link that fails
+// under flows loses them at that instant (kLinkDown; each leaves SharedFlows then, the flows that
+// shared its resources get new rates from then, its send buffer is told as at a flow's end; the
+// links before the failed one count it delivered, that one and the later ones lost), in
+// ascending slot order; a message whose bits are out (propagating) is lost at its would-be
+// delivery when a link of its route failed after its flow started (Slot::entered). To see each
+// change as it happens the network keeps one kLinkChange event (agent 0, payload 0) at the next
+// state change while flows are active: its stale filter (with kFlowEnd's) drops it unseen once
+// none is, so it never holds a sync round open; a flow starting on an idle network schedules a
+// new one.
 //
 // An implicit complete underlay (NetworkConfig::complete_underlay, complete_links.hpp) has no
 // Link objects: link(), link_between() and link_count() are for materialised graphs only.
@@ -203,7 +214,8 @@ class Network {
     NetMessage message;
     uint32_t link = kNoLink;  // the link it is on or enters next (maxmin: its first link)
     uint32_t next_hop = 0;    // router_.hop(next_hop) is the link after `link` (kNoLink: last)
-    SimTime entered{};        // when it entered `link` (a failure after it loses the message)
+    SimTime entered{};        // when it entered `link`, or its flow started (maxmin): a
+                              // failure after it loses the message
     SimTime delay{};          // maxmin: the route's latencies and jitter draws
     uint32_t lost_hop = 0;    // maxmin: the hop (0 = first link) that lost it, or kNotLost
     Stage stage = Stage::kFree;
@@ -229,7 +241,7 @@ class Network {
     if (!complete_) links_[s.link].record_delivery(wire_bytes(s));
   }
   void free_slot(uint32_t slot);
-  void follow_failures(SimTime now);
+  bool follow_failures(SimTime now);  // true: some link changed state
   void compact_routes();
   bool lost_to_failure(Simulator& sim, uint32_t slot);
   void detour_if_down(SimTime now, Slot& s, uint32_t here);
@@ -238,11 +250,19 @@ class Network {
   bool on_delivery(Simulator& sim, uint32_t slot);  // true: dropped at an offline node
   void start_sharing(const SendBufferConfig& send_buffer);  // network_flows.cpp: maxmin
   void start_flow(Simulator& sim, uint32_t slot);
-  static bool stale_flow_end(const void* self, const Event& e) {
-    return static_cast<const Network*>(self)->flows_->stale(e);
-  }
+  static bool stale_event(const void* self, const Event& e);  // for Simulator's filter
+  void watch_stale(Simulator& sim);  // registers stale_event for kFlowEnd and kLinkChange
   void finish_flow(Simulator& sim, uint32_t slot);
+  void drop_flow_message(Simulator& sim, uint32_t slot, DropReason why);
   void record_route_deliveries(const Slot& s, uint32_t hops);  // its first `hops` links
+  // network_flow_failures.cpp: maxmin with link failures.
+  void fail_flows(Simulator& sim);
+  void on_link_change(Simulator& sim, const Event& event);
+  void schedule_change(Simulator& sim);
+  bool lost_in_propagation(Simulator& sim, uint32_t slot);
+  uint32_t first_down_hop(const Slot& s) const;
+  uint32_t first_failed_hop(const Slot& s) const;  // a link that failed after s.entered
+  void record_route_loss(const Slot& s, uint32_t failed_hop);
   MessageSignal signal(const Simulator& sim, const Slot& s) const {
     return MessageSignal{sim.now(), s.message.from, s.message.to, wire_bytes(s)};
   }
@@ -268,6 +288,13 @@ class Network {
   std::unique_ptr<SharedFlows> flows_;
   std::unique_ptr<FlowBuffers> flow_buffers_;
   std::vector<uint32_t> route_;  // scratch of start_flow()
+  std::vector<uint32_t> cut_;    // scratch of fail_flows()
+  // maxmin with failures: the one kLinkChange event that counts, valid while flows are active.
+  bool change_pending_ = false;
+  uint64_t change_seq_ = 0;
+  SimTime change_at_{};
+  static constexpr uint32_t kChangeSweep = 64;  // change events scheduled between two sweeps
+  uint32_t changes_scheduled_ = 0;  // since the last sweep of stale events (not checkpointed)
   std::optional<LinkFailures> failures_;
   std::optional<CompleteLinks> complete_;  // set: no links_, out_ or link_target_
   size_t compacted_store_ = 0;  // the route store's size after its last compaction

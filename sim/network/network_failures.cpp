@@ -7,12 +7,13 @@
 namespace dlsim {
 
 // Applies the link state changes up to `now`; routes chosen before a change are forgotten.
-void Network::follow_failures(SimTime now) {
-  if (!failures_->advance(now)) return;
+bool Network::follow_failures(SimTime now) {
+  if (!failures_->advance(now)) return false;
   router_.forget_routes();
   // Forgotten routes stay in the store while messages read them: compact it when it has grown
   // well past what the last compaction kept, so its size follows the traffic, not the run time.
   if (router_.store_size() > 2 * compacted_store_ + 4096) compact_routes();
+  return true;
 }
 
 // A new route store holding only the rest of each live message's route.

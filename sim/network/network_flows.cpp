@@ -32,10 +32,17 @@ void Network::start_flow(Simulator& sim, uint32_t slot) {
   Slot& s = slots_[slot];
   const uint64_t bytes = wire_bytes(s);
   const uint32_t nodes = graph_.node_count();
+  s.entered = sim.now();
+  s.lost_hop = kNotLost;
+  watch_stale(sim);
+  // A route crosses a down link only when nothing else leads: the whole flow would enter it.
+  if (failures_ && first_down_hop(s) != kNotLost) {
+    drop_flow_message(sim, slot, DropReason::kLinkDown);
+    return;
+  }
   route_.clear();
   if (uplinks_[s.message.from.value].enabled()) route_.push_back(s.message.from.value);
   s.delay = SimTime{};
-  s.lost_hop = kNotLost;
   uint32_t next = s.next_hop;
   for (uint32_t link = s.link, hop = 0; link != kNoLink; link = router_.hop(next++), ++hop) {
     route_.push_back(nodes + link);
@@ -50,27 +57,50 @@ void Network::start_flow(Simulator& sim, uint32_t slot) {
   if (s.lost_hop == kNotLost && downlinks_[to].enabled())
     route_.push_back(nodes + link_count() + to);
   s.stage = Stage::kFlow;
-  sim.set_stale_filter(EventKind::kFlowEnd, &Network::stale_flow_end, this);
   if (bytes == 0) {
     finish_flow(sim, slot);
     return;
   }
+  const bool idle = flows_->active_count() == 0;
   flows_->start(sim, slot, 8 * bytes, route_, s.message.from);
+  // A change event left from an earlier busy spell may have been dropped as stale: renew it.
+  if (failures_ && (idle || !change_pending_)) schedule_change(sim);
 }
 
 void Network::finish_flow(Simulator& sim, uint32_t slot) {
   Slot& s = slots_[slot];
   DLSIM_CHECK(s.stage == Stage::kFlow, "slot {} ended a flow it is not in", slot);
-  if (flow_buffers_->ended(s.message.from.value, s.message.to.value, slot))
-    sim.schedule_at(sim.now(), EventKind::kSenderReady, s.message.from);
   if (s.lost_hop != kNotLost) {
     record_route_deliveries(s, s.lost_hop);
-    listener_->message_dropped(signal(sim, s), DropReason::kLoss);
-    free_slot(slot);
+    drop_flow_message(sim, slot, DropReason::kLoss);
     return;
   }
+  if (flow_buffers_->ended(s.message.from.value, s.message.to.value, slot))
+    sim.schedule_at(sim.now(), EventKind::kSenderReady, s.message.from);
   s.stage = Stage::kPropagating;
   sim.schedule_at(sim.now() + s.delay, EventKind::kDelivery, s.message.to, slot);
+}
+
+// A message whose flow ended without it (or never started): its send buffer is told.
+void Network::drop_flow_message(Simulator& sim, uint32_t slot, DropReason why) {
+  Slot& s = slots_[slot];
+  if (flow_buffers_->ended(s.message.from.value, s.message.to.value, slot))
+    sim.schedule_at(sim.now(), EventKind::kSenderReady, s.message.from);
+  listener_->message_dropped(signal(sim, s), why);
+  free_slot(slot);
+}
+
+bool Network::stale_event(const void* self, const Event& e) {
+  const Network& net = *static_cast<const Network*>(self);
+  if (e.kind() == EventKind::kFlowEnd) return net.flows_->stale(e);
+  // A change event counts only while flows are active: an idle network holds no sync round
+  // open (and, busy again, schedules a new one: start_flow).
+  return !net.change_pending_ || e.seq() != net.change_seq_ || net.flows_->active_count() == 0;
+}
+
+void Network::watch_stale(Simulator& sim) {
+  sim.set_stale_filter(EventKind::kFlowEnd, &Network::stale_event, this);
+  sim.set_stale_filter(EventKind::kLinkChange, &Network::stale_event, this);
 }
 
 void Network::record_route_deliveries(const Slot& s, uint32_t hops) {

@@ -26,6 +26,7 @@ void SharedFlows::start(Simulator& sim, uint32_t id, uint64_t bits, std::span<co
   f.end_at = SimTime::max();
   f.has_event = false;
   f.agent = agent;
+  ++active_;
   for (const uint32_t r : route) {
     DLSIM_CHECK(r < capacity_bps_.size() && capacity_bps_[r] > 0, "flow {} on resource {}", id, r);
     on_[r].push_back(id);
@@ -43,7 +44,20 @@ bool SharedFlows::end(Simulator& sim, const Event& e) {
     f.event_at = f.end_at;
     return false;
   }
+  remove(sim, id);
+  return true;
+}
+
+void SharedFlows::abort(Simulator& sim, uint32_t id) {
+  DLSIM_CHECK(active(id), "flow {} aborted but not active", id);
+  remove(sim, id);
+}
+
+// The flow leaves its resources; those it shared them with get their new rates now.
+void SharedFlows::remove(Simulator& sim, uint32_t id) {
+  Flow& f = flows_[id];
   f.has_event = false;
+  --active_;
   for (const uint32_t r : f.route) {
     std::vector<uint32_t>& list = on_[r];
     list.erase(std::find(list.begin(), list.end(), id));
@@ -53,7 +67,6 @@ bool SharedFlows::end(Simulator& sim, const Event& e) {
   f.rate_bps = 0;
   f.bits_left = 0;
   recompute(sim, seeds_);
-  return true;
 }
 
 // The flows reachable from the seed resources through shared resources, and their resources.
@@ -154,6 +167,7 @@ void SharedFlows::save(StateWriter& out) const {
 void SharedFlows::load(StateReader& in) {
   flows_.resize(in.get<uint64_t>());
   for (std::vector<uint32_t>& list : on_) list.clear();
+  active_ = 0;
   for (uint32_t id = 0; id < flows_.size(); ++id) {
     Flow& f = flows_[id];
     f.bits_left = in.get<double>();
@@ -165,6 +179,7 @@ void SharedFlows::load(StateReader& in) {
     f.has_event = in.get<bool>();
     f.agent = in.get<AgentId>();
     f.route = in.get_vector<uint32_t>();
+    if (!f.route.empty()) ++active_;
     for (const uint32_t r : f.route) {
       if (r >= on_.size()) in.fail("a flow on a resource out of range");
       on_[r].push_back(id);  // the order within a resource does not matter (collect() sorts)

@@ -41,6 +41,9 @@ class SharedFlows {
   /// For a kFlowEnd event: true when flow e.payload is done (it has left its resources and the
   /// others' rates are updated); false when the event was stale or moved to a later end.
   bool end(Simulator& sim, const Event& e);
+  /// Ends active flow `id` now, before its last bit is out (its message was lost to a failed
+  /// link): it leaves its resources and the others' rates are updated; its kFlowEnd is stale.
+  void abort(Simulator& sim, uint32_t id);
   /// Whether a kFlowEnd event is obsolete (its flow got an earlier end event, or has ended).
   bool stale(const Event& e) const {
     const uint32_t id = e.payload;
@@ -48,6 +51,10 @@ class SharedFlows {
   }
   /// Whether flow `id` is active (started and not ended).
   bool active(uint32_t id) const { return id < flows_.size() && !flows_[id].route.empty(); }
+  /// How many flows are active.
+  size_t active_count() const { return active_; }
+  /// The active flows crossing `resource`, in no particular order.
+  std::span<const uint32_t> on(uint32_t resource) const { return on_[resource]; }
   /// Flow `id`'s current rate, bits/s, and its scheduled end. Precondition: active(id).
   double rate_bps(uint32_t id) const { return flows_[id].rate_bps; }
   SimTime end_at(uint32_t id) const { return flows_[id].end_at; }
@@ -68,6 +75,7 @@ class SharedFlows {
     std::vector<uint32_t> route;  // empty: inactive; kept between flows (no allocation)
   };
 
+  void remove(Simulator& sim, uint32_t id);
   void recompute(Simulator& sim, std::span<const uint32_t> seeds);
   void collect(std::span<const uint32_t> seeds);
   void apply(Simulator& sim, uint32_t id, double rate_bps);
@@ -75,6 +83,7 @@ class SharedFlows {
   std::vector<double> capacity_bps_;
   std::vector<std::vector<uint32_t>> on_;  // per resource: the active flows crossing it
   std::vector<Flow> flows_;                // by id
+  size_t active_ = 0;
   MaxMinSolver solver_;
   // Scratch of recompute(), kept to avoid allocating per flow.
   std::vector<uint8_t> resource_seen_, flow_seen_;

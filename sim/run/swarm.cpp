@@ -28,7 +28,13 @@ SimTime Swarm::ready_at(AgentId a) {
 bool Swarm::dispatch(const Event& e) {
   if (network_.handle(sim_, e)) {
     // A later link may have lost it: release the content (a snapshot) as soon as that is known.
-    if (!network_.in_flight(e.payload)) in_flight_[e.payload] = Message{};
+    // A link change (maxmin with failures) may have cut any flows: every lost one is released.
+    if (e.kind() == EventKind::kLinkChange) {
+      for (uint32_t slot = 0; slot < in_flight_.size(); ++slot)
+        if (!network_.in_flight(slot)) in_flight_[slot] = Message{};
+    } else if (!network_.in_flight(e.payload)) {
+      in_flight_[e.payload] = Message{};
+    }
     return true;
   }
   if (e.kind() == EventKind::kSenderReady) {

@@ -68,10 +68,6 @@ void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
   if (collective && s.network.loss_probability > 0)
     throw InputError(fmt::format("{}: /network/loss: an all-reduce cannot lose chunks; use loss 0 "
                                  "with \"{}\"", file, to_string(s.algorithm.kind)));
-  if (s.network.failures.kind != FailureKind::kNone && s.network.sharing == Sharing::kMaxMin)
-    throw InputError(fmt::format("{}: /network/failures: link failures work with \"sharing\": "
-                                 "\"fifo\" so far (a maxmin flow holds its whole route at once)",
-                                 file));
   if (s.dynamic && !implicit_complete_underlay(s))
     if (const auto problem = topo::find_spec_problem(s.topology))
       throw InputError(fmt::format("{}: /network/underlay: {}", file, problem->message));

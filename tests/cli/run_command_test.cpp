@@ -354,6 +354,24 @@ TEST_CASE("link failures: threads 1 and 2 give identical fingerprints, drops are
   }
 }
 
+TEST_CASE("link failures under maxmin sharing: threads 1 and 2 give identical fingerprints") {
+  // As above with every message one flow over its route: failures cut flows as they happen.
+  for (const std::string name : {"detsgrad", "detsgrad-async", "gossip-async-lossy"}) {
+    CAPTURE(name);
+    const std::vector<std::string> failures{
+        "--set", R"(/network/failures={"kind":"markov","mtbf":"1ms","mttr":"1ms"})"};
+    std::vector<std::string> extra = failures;
+    extra.insert(extra.end(), {"--set", "/network/sharing=\"maxmin\""});
+    const json s = summary_where_threads_agree(name, extra);
+    CHECK(s["fingerprint"] != fingerprint_of(smoke(name), failures));
+    const json& drops = s["comm"]["dropped_by_reason"];
+    CHECK(drops["link_down"].get<uint64_t>() > 0);
+    CHECK(drops["loss"].get<uint64_t>() + drops["offline"].get<uint64_t>() +
+              drops["link_down"].get<uint64_t>() ==
+          s["comm"]["messages_dropped"].get<uint64_t>());
+  }
+}
+
 TEST_CASE("send buffers: every when_full mode does its part, and threads 1 and 2 agree") {
   // DETSGRAD async on a ring of 4 over 1 Mbit/s links: a 1,360-byte model takes 10.9 ms on the
   // wire, a step about 33 us: the agents offer far more than the links carry. (The smoke

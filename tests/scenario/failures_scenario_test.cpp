@@ -101,7 +101,13 @@ TEST_CASE("bad link failure keys name their JSON pointer") {
   CHECK(scenario_error_of(with(scenario(markov), "/algorithm", {{"kind", "allreduce"}})) ==
         "s.json: /network/failures: an all-reduce cannot lose chunks to a failed link; remove "
         "this key with \"allreduce\"");
-  CHECK(scenario_error_of(with(scenario(markov), "/network/sharing", "maxmin")) ==
-        "s.json: /network/failures: link failures work with \"sharing\": \"fifo\" so far (a "
-        "maxmin flow holds its whole route at once)");
+}
+
+TEST_CASE("link failures are accepted with maxmin sharing") {
+  const json markov = {{"kind", "markov"}, {"mtbf", "1s"}, {"mttr", "1s"}};
+  const ScenarioSpec s =
+      parse_scenario(with(scenario(markov), "/network/sharing", "maxmin"), "s.json");
+  CHECK(s.network.sharing == Sharing::kMaxMin);
+  CHECK(s.network.failures.kind == FailureKind::kMarkov);
+  CHECK_NOTHROW(build_world(s, {}));
 }
