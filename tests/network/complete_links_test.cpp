@@ -3,14 +3,11 @@
 // are remembered.
 #include <doctest/doctest.h>
 
-#include <filesystem>
 #include <set>
 #include <string>
-#include <unistd.h>
 
 #include "harness.hpp"
 #include "sim/core/random.hpp"
-#include "sim/core/state_io.hpp"
 
 using namespace dlsim;
 using namespace dlsim::test;
@@ -170,24 +167,9 @@ TEST_CASE("an implicit complete underlay saved with busy links carries on as wit
   Simulator first(1);
   script(first, before);
   REQUIRE(run(first, before, SimTime::from_ms(40)).empty());
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            (std::to_string(getpid()) + "-complete-links.bin"))
-                               .string();
-  {
-    StateWriter out(path);
-    first.save(out);
-    before.save(out);
-    out.finish();
-  }
   Network after(graph, config, 1);
   Simulator second(1);
-  {
-    StateReader in(path);
-    second.load(in);
-    after.load(in);
-    in.finish();
-  }
-  std::filesystem::remove(path);
+  save_and_load(first, before, second, after, "complete-links.bin");
   CHECK(after.remembered_links() == 2);
   // A message offered now on 0 -> 1 queues behind both saved ones: 3 x 80 ms + 1 ms.
   after.send(second, AgentId{0}, AgentId{1}, 10000);

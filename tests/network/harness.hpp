@@ -3,17 +3,23 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <cstdint>
+#include <filesystem>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "sim/core/simulator.hpp"
+#include "sim/core/state_io.hpp"
 #include "sim/network/network.hpp"
 #include "topologies/graph.hpp"
 
 namespace dlsim::test {
 
 constexpr uint64_t kGbps = 1000000000;
+constexpr SimTime ms(int64_t n) { return SimTime::from_ms(n); }
 
 inline topo::Edge edge(uint32_t u, uint32_t v, SimTime latency, uint64_t bandwidth_bps = kGbps) {
   return topo::Edge{u, v, latency, bandwidth_bps};
@@ -72,6 +78,28 @@ inline std::vector<Delivery> run(Simulator& sim, Network& net, SimTime until = S
       },
       until);
   return out;
+}
+
+/// Writes a checkpoint of (sim, net) to a scratch file and loads it into (into_sim, into_net),
+/// as a resumed run does; `name` keeps concurrent tests' files apart.
+inline void save_and_load(const Simulator& sim, const Network& net, Simulator& into_sim,
+                          Network& into_net, const std::string& name) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "dlsim-tests";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / (std::to_string(getpid()) + "-" + name)).string();
+  {
+    StateWriter out(path);
+    sim.save(out);
+    net.save(out);
+    out.finish();
+  }
+  {
+    StateReader in(path);
+    into_sim.load(in);
+    into_net.load(in);
+    in.finish();
+  }
+  std::filesystem::remove(path);
 }
 
 }  // namespace dlsim::test

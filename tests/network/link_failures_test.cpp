@@ -15,8 +15,6 @@ using namespace dlsim::test;
 
 namespace {
 
-constexpr SimTime ms(int64_t n) { return SimTime::from_ms(n); }
-
 LinkFailureSpec trace(std::vector<LinkDownInterval> intervals) {
   LinkFailureSpec f;
   f.kind = FailureKind::kTrace;

@@ -4,21 +4,16 @@
 // routes avoid down links at send time, and the change events neither hold a run open nor
 // change a checkpointed run. Times by hand: bits / rate, rounded up to whole ns, plus latencies.
 #include <doctest/doctest.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "harness.hpp"
-#include "sim/core/state_io.hpp"
 
 using namespace dlsim;
 using namespace dlsim::test;
 
 namespace {
-
-constexpr SimTime ms(int64_t n) { return SimTime::from_ms(n); }
 
 NetworkConfig max_min_with(std::vector<LinkDownInterval> down) {
   NetworkConfig c;
@@ -178,30 +173,15 @@ TEST_CASE("maxmin failures: a network saved with a pending link change goes on a
   CHECK(expected[0].at_ns == 11000000);
   CHECK(whole_drops.at_ns == std::vector<int64_t>{4000000, 12000000});
 
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("dlsim-maxmin-failures-" + std::to_string(getpid()) + ".bin"))
-                               .string();
   Network before(g, config, 1);
   Simulator first(1);
   start(first, before);
   REQUIRE(run(first, before, ms(3), on_timer(first, before)).empty());
-  {
-    StateWriter out(path);
-    first.save(out);
-    before.save(out);
-    out.finish();
-  }
   Network after(g, config, 1);
   Drops drops;
   after.set_listener(drops);
   Simulator second(1);
-  {
-    StateReader in(path);
-    second.load(in);
-    after.load(in);
-    in.finish();
-  }
-  std::filesystem::remove(path);
+  save_and_load(first, before, second, after, "maxmin-failures.bin");
   const auto got = run(second, after, SimTime::max(), on_timer(second, after));
   REQUIRE(got.size() == 1);
   CHECK(got[0].at_ns == expected[0].at_ns);

@@ -2,25 +2,10 @@
 // interrupted: the same deliveries at the same times, also for messages half-way along a route.
 #include <doctest/doctest.h>
 
-#include <filesystem>
-#include <string>
-#include <unistd.h>
-
 #include "harness.hpp"
-#include "sim/core/state_io.hpp"
 
 using namespace dlsim;
 using namespace dlsim::test;
-
-namespace {
-
-std::string state_file(const char* name) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "dlsim-tests";
-  std::filesystem::create_directories(dir);
-  return (dir / (std::to_string(getpid()) + "-" + name)).string();
-}
-
-}  // namespace
 
 TEST_CASE("a message saved half-way along its route is delivered after loading as without a save") {
   // 0 - 1 - 2 - 3 with latencies 1, 2 and 3 ms, T = 1 ms per hop: a message that took another
@@ -38,24 +23,11 @@ TEST_CASE("a message saved half-way along its route is delivered after loading a
   Simulator first(1);
   before.send(first, AgentId{0}, AgentId{3}, 125000);
   REQUIRE(run(first, before, SimTime::from_ms(3)).empty());  // now on the link 1 -> 2
-  const std::string path = state_file("route-in-flight.bin");
-  {
-    StateWriter out(path);
-    first.save(out);
-    before.save(out);
-    out.finish();
-  }
   Network after(g, NetworkConfig{}, 1);
   Simulator second(1);
   // A route store built in another order: the loaded message must not read its hops from it.
   after.send(second, AgentId{3}, AgentId{0}, 1);
-  {
-    StateReader in(path);
-    second.load(in);
-    after.load(in);
-    in.finish();
-  }
-  std::filesystem::remove(path);
+  save_and_load(first, before, second, after, "route-in-flight.bin");
   const auto got = run(second, after);
   REQUIRE(got.size() == 1);
   CHECK(got[0].from == 0);
