@@ -28,9 +28,18 @@ void Dpsgd::begin_round(int64_t k, SimTime now) {
   }
 }
 
+// A copy per iteration, in a reused buffer, of x_k (combine-then-adapt) or of x_k - step(g_k)
+// (adapt-then-combine). The pool's use counts are exact in both: neighbours drop i's copies only
+// in the event loop, which does not run concurrently with prepare() and after_gradient().
 void Dpsgd::prepare(Agent& a) {
-  // A copy per iteration, in a reused buffer. The pool's use counts are exact here: neighbours
-  // drop i's copies only in the event loop, which does not run concurrently with prepare().
+  if (order_ != MixingOrder::kCombineThenAdapt) return;
+  PerAgent& s = state_[a.id.value];
+  if (!overlay_.targets(a.id.value).empty()) s.current = compression_.snapshot(a, s.pool, a.x);
+}
+
+void Dpsgd::after_gradient(Agent& a) {
+  if (order_ != MixingOrder::kAdaptThenCombine) return;
+  a.learner->apply_step(a.x, a.g, a.iteration);
   PerAgent& s = state_[a.id.value];
   if (!overlay_.targets(a.id.value).empty()) s.current = compression_.snapshot(a, s.pool, a.x);
 }
@@ -56,7 +65,7 @@ void Dpsgd::update(Agent& a) {
   PerAgent& s = state_[a.id.value];
   const uint32_t i = a.id.value;
   mix_with_copies(overlay_.self_weight(i), overlay_.weights(i), s.held, a.x, s.mixed);
-  a.learner->apply_step(a.x, a.g, a.iteration);
+  if (order_ == MixingOrder::kCombineThenAdapt) a.learner->apply_step(a.x, a.g, a.iteration);
 }
 
 // `mixed` is a workspace within update(); the pool starts empty.

@@ -2,6 +2,8 @@
 // all its neighbours and sets x_i <- sum_j W_ij x_j - step(g_i(x_i)), W symmetric doubly stochastic
 // (topologies/mixing.hpp). A neighbour copy that never arrived (lost) counts as the agent's own
 // x_i, so rows still sum to one; after that the last copy that did arrive is held.
+// Adapt-then-combine (MixingOrder) takes the step first, in after_gradient(), and sends and mixes
+// the stepped models: x_i <- sum_j W_ij (x_j - step(g_j(x_j))).
 // On a dynamic overlay (overlay.hpp) each agent sends to its current targets and averages its
 // current sources with the overlay's weights; when the graph changes, every held copy is
 // dropped (a source whose copy of this round is lost counts as x_i).
@@ -11,6 +13,7 @@
 
 #include "sim/agents/agent_compression.hpp"
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/mixing_step.hpp"
 #include "sim/agents/overlay.hpp"
 #include "sim/agents/snapshot_pool.hpp"
 #include "topologies/mixing.hpp"
@@ -22,11 +25,14 @@ class Dpsgd final : public Algorithm {
   /// W by `rule` over the agents' graph. Throws InputError when the rule does not apply to the
   /// graph (uniform weights on an irregular graph).
   /// With `compression`, neighbours receive C(x_i) and mix it as x_i (naive compressed gossip).
-  Dpsgd(const topo::Graph& graph, topo::MixingRule rule, const CompressionSpec& compression = {})
-      : overlay_(graph, rule), compression_(compression) {}
+  /// `order` kAdaptThenCombine needs sync mode (the driver's after_gradient()).
+  Dpsgd(const topo::Graph& graph, topo::MixingRule rule, const CompressionSpec& compression = {},
+        MixingOrder order = MixingOrder::kCombineThenAdapt)
+      : overlay_(graph, rule), compression_(compression), order_(order) {}
   /// On any overlay, static or dynamic.
-  Dpsgd(Overlay overlay, const CompressionSpec& compression)
-      : overlay_(std::move(overlay)), compression_(compression) {}
+  Dpsgd(Overlay overlay, const CompressionSpec& compression,
+        MixingOrder order = MixingOrder::kCombineThenAdapt)
+      : overlay_(std::move(overlay)), compression_(compression), order_(order) {}
 
   const Overlay& overlay() const { return overlay_; }
 
@@ -34,6 +40,7 @@ class Dpsgd final : public Algorithm {
   void start(std::span<Agent> agents) override;
   void begin_round(int64_t k, SimTime now) override;
   void prepare(Agent& a) override;
+  void after_gradient(Agent& a) override;
   void communicate(Agent& a, Outbox& out) override;
   void receive(Agent& a, const Message& m, Outbox& out) override;
   void update(Agent& a) override;
@@ -42,7 +49,7 @@ class Dpsgd final : public Algorithm {
 
  private:
   struct PerAgent {
-    Snapshot current;            // x_i of this iteration, shared by all its messages
+    Snapshot current;            // what i sends this iteration, shared by all its messages
     std::vector<Snapshot> held;  // x_j per source, in source order
     SnapshotPool pool;           // buffers of i's snapshots
     ParamVector mixed;           // workspace: sum_j W_ij x_j
@@ -50,6 +57,7 @@ class Dpsgd final : public Algorithm {
 
   Overlay overlay_;
   AgentCompression compression_;
+  MixingOrder order_;
   std::vector<PerAgent> state_;
 };
 

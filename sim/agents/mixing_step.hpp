@@ -1,6 +1,7 @@
 // The gossip averaging step that D-PSGD and EventGraD share: x_i <- W_ii x_i + sum_j W_ij c_j
 // over the copies c_j an agent holds of its sources (a copy not yet received counts as x_i, so
-// the row still sums to one).
+// the row still sums to one), and the two orders in which the literature puts it beside the
+// local step (docs/algorithms.md, "Combine-then-adapt and adapt-then-combine").
 #pragma once
 
 #include <span>
@@ -8,6 +9,16 @@
 #include "sim/agents/learner.hpp"
 
 namespace dlsim {
+
+/// Where the mixing stands relative to the local step within one iteration.
+enum class MixingOrder {
+  /// x <- W x - step(g(x)): mix the models sent before the step, subtract the gradient taken
+  /// at the pre-mixing x (Lian et al. 2017; dlsim's default).
+  kCombineThenAdapt,
+  /// x <- W (x - step(g(x))): take the local step, send the result, mix what was sent
+  /// (CHOCO-SGD's D-PSGD baseline, Epidemic Learning, decentralizepy). Sync mode only.
+  kAdaptThenCombine,
+};
 
 /// held: agent i's copies, parallel to `weights` (null: none yet); workspace: any vector, reused.
 inline void mix_with_copies(double self_weight, std::span<const double> weights,

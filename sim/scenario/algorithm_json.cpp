@@ -41,6 +41,13 @@ topo::MixingRule parse_mixing(JsonObject& o) {
   return *parsed;
 }
 
+MixingOrder parse_order(JsonObject& o) {
+  return o.choice<MixingOrder>("order",
+                               {{"combine_then_adapt", MixingOrder::kCombineThenAdapt},
+                                {"adapt_then_combine", MixingOrder::kAdaptThenCombine}},
+                               MixingOrder::kCombineThenAdapt);
+}
+
 DetsgradSpec parse_detsgrad(JsonObject& o, uint32_t agents, bool& scale_is_n) {
   DetsgradSpec d;
   d.alpha.a = o.number("a", 0.1, 0.0);
@@ -125,6 +132,9 @@ AlgorithmSpec parse_algorithm(JsonObject o, uint32_t agents, const topo::Topolog
     case AlgorithmKind::kElasticGossip: a.elastic_alpha = o.number("alpha", 0.5, 0.0, 1.0); break;
     case AlgorithmKind::kEasgd: a.easgd = parse_easgd(o, agents, topology); break;
     case AlgorithmKind::kDpsgd:
+      a.mixing = parse_mixing(o);
+      a.order = parse_order(o);
+      break;
     case AlgorithmKind::kEventgrad: a.mixing = parse_mixing(o); break;
     case AlgorithmKind::kChoco:
       a.mixing = parse_mixing(o);
@@ -170,6 +180,10 @@ json algorithm_to_json(const AlgorithmSpec& a) {
       break;
     }
     case AlgorithmKind::kDpsgd:
+      j["weights"] = std::string(topo::to_string(a.mixing));
+      j["order"] = a.order == MixingOrder::kCombineThenAdapt ? "combine_then_adapt"
+                                                             : "adapt_then_combine";
+      break;
     case AlgorithmKind::kEventgrad: j["weights"] = std::string(topo::to_string(a.mixing)); break;
     case AlgorithmKind::kChoco:
       j["weights"] = std::string(topo::to_string(a.mixing));

@@ -100,6 +100,10 @@ void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
       throw InputError(fmt::format("{}: /time/mode: churn runs in sync mode (who is online is "
                                    "decided per round)", file));
   }
+  if (s.algorithm.order == MixingOrder::kAdaptThenCombine && s.time.mode == TimeMode::kAsync)
+    throw InputError(fmt::format("{}: /algorithm/order: \"adapt_then_combine\" runs in sync "
+                                 "mode only (the step comes before the send in every iteration; "
+                                 "use \"combine_then_adapt\" in async mode)", file));
   const bool choco = s.algorithm.kind == AlgorithmKind::kChoco;
   if (choco && s.time.mode == TimeMode::kAsync)
     throw InputError(fmt::format("{}: /time/mode: \"choco\" runs in sync mode only (its local "

@@ -14,6 +14,7 @@
 #include "sim/agents/churn.hpp"
 #include "sim/agents/detsgrad.hpp"
 #include "sim/agents/gossip.hpp"
+#include "sim/agents/mixing_step.hpp"
 #include "sim/agents/time_mode.hpp"
 #include "sim/agents/trigger.hpp"
 #include "sim/compression/compression_spec.hpp"
@@ -53,6 +54,7 @@ struct AlgorithmSpec {
   GossipMode gossip_mode = GossipMode::kPull;  // kGossip
   double elastic_alpha = 0.5;               // kElasticGossip
   topo::MixingRule mixing = topo::MixingRule::kMetropolisHastings;  // kDpsgd, kChoco, kEventgrad
+  MixingOrder order = MixingOrder::kCombineThenAdapt;               // kDpsgd
   EasgdSpec easgd;                          // kEasgd
   double choco_gamma = 0.0;                 // kChoco: consensus step size, in (0, 1]
   int64_t local_steps = 1;                  // kChoco: H (DETSGRAD's is in `detsgrad`)

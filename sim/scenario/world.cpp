@@ -66,7 +66,7 @@ std::unique_ptr<Algorithm> make_algorithm(World& w) {
       return std::make_unique<NoCommunication>();
     case AlgorithmKind::kDpsgd:
       try {
-        return std::make_unique<Dpsgd>(make_overlay(w), a.compression);
+        return std::make_unique<Dpsgd>(make_overlay(w), a.compression, a.order);
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: /algorithm/weights: {}", w.spec.file, e.what()));
       }
