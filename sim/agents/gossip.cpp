@@ -8,12 +8,13 @@
 namespace dlsim {
 
 GossipSgd::GossipSgd(GossipMode mode, const TriggerSpec& trigger, const topo::Graph& graph,
-                     const CompressionSpec& compression)
-    : mode_(mode), trigger_(trigger), graph_(&graph), compression_(compression) {}
+                     const CompressionSpec& compression, MixingOrder order)
+    : mode_(mode), order_(order), trigger_(trigger), graph_(&graph), compression_(compression) {}
 
 GossipSgd::GossipSgd(GossipMode mode, const TriggerSpec& trigger, Overlay overlay,
-                     const CompressionSpec& compression)
-    : mode_(mode), trigger_(trigger), overlay_(std::move(overlay)), compression_(compression) {}
+                     const CompressionSpec& compression, MixingOrder order)
+    : mode_(mode), order_(order), trigger_(trigger), overlay_(std::move(overlay)),
+      compression_(compression) {}
 
 void GossipSgd::start(std::span<Agent> agents) {
   state_.assign(agents.size(), PerAgent{});
@@ -25,9 +26,17 @@ void GossipSgd::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
   s.fire = overlay_ ? gossip_now(trigger_, overlay_->targets(a.id.value), a, &s.peer)
                     : gossip_now(trigger_, *graph_, a, &s.peer);
-  if (!s.fire) return;
-  // Copied here, in the parallel phase.
-  if (mode_ == GossipMode::kPush) snapshot_of(s.current, s.pool, compression_, a);
+  // Copied here, in the parallel phase: x_k, or x_k - step(g_k) in after_gradient().
+  if (s.fire && mode_ == GossipMode::kPush && order_ == MixingOrder::kCombineThenAdapt)
+    snapshot_of(s.current, s.pool, compression_, a);
+}
+
+// Pull replies copy x in the event loop, after every agent's local step: the stepped model.
+void GossipSgd::after_gradient(Agent& a) {
+  if (order_ != MixingOrder::kAdaptThenCombine) return;
+  a.learner->apply_step(a.x, a.g, a.iteration);
+  PerAgent& s = state_[a.id.value];
+  if (s.fire && mode_ == GossipMode::kPush) snapshot_of(s.current, s.pool, compression_, a);
 }
 
 void GossipSgd::communicate(Agent& a, Outbox& out) {
@@ -72,7 +81,7 @@ void GossipSgd::update(Agent& a) {
   }
   s.inbox.clear();
   s.current = nullptr;
-  a.learner->apply_step(a.x, a.g, a.iteration);
+  if (order_ == MixingOrder::kCombineThenAdapt) a.learner->apply_step(a.x, a.g, a.iteration);
 }
 
 void GossipSgd::save(SnapshotSaver& out) const {

@@ -5,6 +5,8 @@
 //   weight w_i/2; a receiver mixes what it got with push-sum weights: x <- sum w x / sum w.
 // On a dynamic overlay (overlay.hpp, sync mode) the peer is drawn among the round's targets (the
 // single one on one-peer graphs and matchings; none: no gossip that round).
+// Adapt-then-combine (MixingOrder, sync mode) takes the optimizer step first, in
+// after_gradient(): what travels and is mixed are the stepped models.
 #pragma once
 
 #include <optional>
@@ -12,6 +14,7 @@
 
 #include "sim/agents/agent_compression.hpp"
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/mixing_step.hpp"
 #include "sim/agents/overlay.hpp"
 #include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/trigger.hpp"
@@ -24,10 +27,12 @@ enum class GossipMode { kPull, kPush };
 class GossipSgd final : public Algorithm {
  public:
   GossipSgd(GossipMode mode, const TriggerSpec& trigger, const topo::Graph& graph,
-            const CompressionSpec& compression = {});
+            const CompressionSpec& compression = {},
+            MixingOrder order = MixingOrder::kCombineThenAdapt);
   /// On an overlay: peers are drawn among each round's targets.
   GossipSgd(GossipMode mode, const TriggerSpec& trigger, Overlay overlay,
-            const CompressionSpec& compression);
+            const CompressionSpec& compression,
+            MixingOrder order = MixingOrder::kCombineThenAdapt);
 
   std::string_view name() const override { return "gossip"; }
   void start(std::span<Agent> agents) override;
@@ -35,6 +40,7 @@ class GossipSgd final : public Algorithm {
     if (overlay_) overlay_->begin_round(k, now);
   }
   void prepare(Agent& a) override;
+  void after_gradient(Agent& a) override;
   void communicate(Agent& a, Outbox& out) override;
   void receive(Agent& a, const Message& m, Outbox& out) override;
   void update(Agent& a) override;
@@ -56,6 +62,7 @@ class GossipSgd final : public Algorithm {
 
 
   GossipMode mode_;
+  MixingOrder order_;
   Trigger trigger_;
   const topo::Graph* graph_ = nullptr;  // the static graph, or null on an overlay
   std::optional<Overlay> overlay_;

@@ -41,11 +41,18 @@ topo::MixingRule parse_mixing(JsonObject& o) {
   return *parsed;
 }
 
+constexpr std::pair<const char*, MixingOrder> kOrders[] = {
+    {"combine_then_adapt", MixingOrder::kCombineThenAdapt},
+    {"adapt_then_combine", MixingOrder::kAdaptThenCombine}};
+
 MixingOrder parse_order(JsonObject& o) {
-  return o.choice<MixingOrder>("order",
-                               {{"combine_then_adapt", MixingOrder::kCombineThenAdapt},
-                                {"adapt_then_combine", MixingOrder::kAdaptThenCombine}},
-                               MixingOrder::kCombineThenAdapt);
+  return o.choice<MixingOrder>("order", {kOrders[0], kOrders[1]}, MixingOrder::kCombineThenAdapt);
+}
+
+std::string_view to_string(MixingOrder order) {
+  for (const auto& [name, o] : kOrders)
+    if (o == order) return name;
+  return "?";
 }
 
 DetsgradSpec parse_detsgrad(JsonObject& o, uint32_t agents, bool& scale_is_n) {
@@ -128,6 +135,7 @@ AlgorithmSpec parse_algorithm(JsonObject o, uint32_t agents, const topo::Topolog
       a.gossip_mode = o.choice<GossipMode>("mode", {{"pull", GossipMode::kPull},
                                                     {"push", GossipMode::kPush}},
                                            GossipMode::kPull);
+      a.order = parse_order(o);
       break;
     case AlgorithmKind::kElasticGossip: a.elastic_alpha = o.number("alpha", 0.5, 0.0, 1.0); break;
     case AlgorithmKind::kEasgd: a.easgd = parse_easgd(o, agents, topology); break;
@@ -169,7 +177,10 @@ json algorithm_to_json(const AlgorithmSpec& a) {
       j["local_steps"] = d.local_steps;
       break;
     }
-    case AlgorithmKind::kGossip: j["mode"] = a.gossip_mode == GossipMode::kPull ? "pull" : "push"; break;
+    case AlgorithmKind::kGossip:
+      j["mode"] = a.gossip_mode == GossipMode::kPull ? "pull" : "push";
+      j["order"] = std::string(to_string(a.order));
+      break;
     case AlgorithmKind::kElasticGossip: j["alpha"] = a.elastic_alpha; break;
     case AlgorithmKind::kEasgd: {
       const EasgdSpec& e = a.easgd;
@@ -181,8 +192,7 @@ json algorithm_to_json(const AlgorithmSpec& a) {
     }
     case AlgorithmKind::kDpsgd:
       j["weights"] = std::string(topo::to_string(a.mixing));
-      j["order"] = a.order == MixingOrder::kCombineThenAdapt ? "combine_then_adapt"
-                                                             : "adapt_then_combine";
+      j["order"] = std::string(to_string(a.order));
       break;
     case AlgorithmKind::kEventgrad: j["weights"] = std::string(topo::to_string(a.mixing)); break;
     case AlgorithmKind::kChoco:

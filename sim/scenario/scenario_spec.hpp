@@ -54,7 +54,7 @@ struct AlgorithmSpec {
   GossipMode gossip_mode = GossipMode::kPull;  // kGossip
   double elastic_alpha = 0.5;               // kElasticGossip
   topo::MixingRule mixing = topo::MixingRule::kMetropolisHastings;  // kDpsgd, kChoco, kEventgrad
-  MixingOrder order = MixingOrder::kCombineThenAdapt;               // kDpsgd
+  MixingOrder order = MixingOrder::kCombineThenAdapt;               // kDpsgd, kGossip
   EasgdSpec easgd;                          // kEasgd
   double choco_gamma = 0.0;                 // kChoco: consensus step size, in (0, 1]
   int64_t local_steps = 1;                  // kChoco: H (DETSGRAD's is in `detsgrad`)

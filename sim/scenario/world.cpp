@@ -90,8 +90,9 @@ std::unique_ptr<Algorithm> make_algorithm(World& w) {
       return std::make_unique<Detsgrad>(a.detsgrad, trigger, w.graph, a.compression);
     case AlgorithmKind::kGossip:
       if (w.spec.dynamic)
-        return std::make_unique<GossipSgd>(a.gossip_mode, trigger, make_overlay(w), a.compression);
-      return std::make_unique<GossipSgd>(a.gossip_mode, trigger, w.graph, a.compression);
+        return std::make_unique<GossipSgd>(a.gossip_mode, trigger, make_overlay(w), a.compression,
+                                           a.order);
+      return std::make_unique<GossipSgd>(a.gossip_mode, trigger, w.graph, a.compression, a.order);
     case AlgorithmKind::kElasticGossip:
       if (w.spec.dynamic)
         return std::make_unique<ElasticGossip>(a.elastic_alpha, trigger, make_overlay(w),

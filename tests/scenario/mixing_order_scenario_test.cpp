@@ -19,7 +19,7 @@ json dpsgd() {
 
 }  // namespace
 
-TEST_CASE("D-PSGD's order defaults to combine-then-adapt and resolves to its name") {
+TEST_CASE("D-PSGD's and Gossiping SGD's order defaults to combine-then-adapt and resolves to its name") {
   ScenarioSpec s = parse_scenario(dpsgd(), "s.json");
   CHECK(s.algorithm.order == MixingOrder::kCombineThenAdapt);
   CHECK(scenario_to_json(s)["algorithm"]["order"] == "combine_then_adapt");
@@ -27,6 +27,11 @@ TEST_CASE("D-PSGD's order defaults to combine-then-adapt and resolves to its nam
   CHECK(s.algorithm.order == MixingOrder::kAdaptThenCombine);
   const ScenarioSpec again = parse_scenario(scenario_to_json(s), "s.json");
   CHECK(again.algorithm.order == MixingOrder::kAdaptThenCombine);
+  json gossip = with(dpsgd(), "/algorithm", {{"kind", "gossip"}, {"order", "adapt_then_combine"}});
+  gossip["trigger"] = {{"kind", "always"}};
+  s = parse_scenario(gossip, "s.json");
+  CHECK(s.algorithm.order == MixingOrder::kAdaptThenCombine);
+  CHECK(scenario_to_json(s)["algorithm"]["order"] == "adapt_then_combine");
 }
 
 TEST_CASE("a bad or unsupported order names /algorithm/order") {

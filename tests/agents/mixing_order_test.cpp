@@ -1,4 +1,4 @@
-// D-PSGD in both orders (MixingOrder): combine-then-adapt x <- W x - step(g(x)) and
+// D-PSGD and Gossiping SGD in both orders (MixingOrder): combine-then-adapt x <- W x - step(g(x)) and
 // adapt-then-combine x <- W (x - step(g(x))), on hand-made vectors with values derived by hand,
 // and both converging to the optimum of a quadratic.
 #include <doctest/doctest.h>
@@ -8,6 +8,7 @@
 #include "algorithm_harness.hpp"
 #include "graphs.hpp"
 #include "sim/agents/dpsgd.hpp"
+#include "sim/agents/gossip.hpp"
 
 using namespace dlsim;
 using namespace dlsim::testing;
@@ -112,5 +113,30 @@ TEST_CASE("D-PSGD in both orders converges to the optimum of a sum of quadratics
     }
     CHECK(late < 0.02);
     CHECK(late < early / 4);
+  }
+}
+
+TEST_CASE("Gossiping SGD adapt-then-combine averages the stepped models, pull and push") {
+  // Two agents, both gossip every iteration: pull takes the peer's reply, push mixes with
+  // push-sum weights 1/2 + 1/2. x = (0, 4), c = (2, 0), lr 0.5: psi = x - 0.5 (x - c) = (1, 2).
+  const topo::Graph pair = line_graph(2);  // GossipSgd holds a reference
+  for (GossipMode mode : {GossipMode::kPull, GossipMode::kPush}) {
+    CAPTURE(static_cast<int>(mode));
+    TriggerSpec every;
+    every.kind = TriggerKind::kAlways;
+    GossipSgd atc(mode, every, pair, {}, MixingOrder::kAdaptThenCombine);
+    auto agents = make_agents({vec({0}), vec({4})}, {vec({2}), vec({0})}, 0.5f);
+    atc.start(agents);
+    run_round(atc, agents);
+    // Both: (1 + 2) / 2 = 1.5.
+    CHECK(agents[0].x[0] == doctest::Approx(1.5));
+    CHECK(agents[1].x[0] == doctest::Approx(1.5));
+    GossipSgd cta(mode, every, pair, {}, MixingOrder::kCombineThenAdapt);
+    agents = make_agents({vec({0}), vec({4})}, {vec({2}), vec({0})}, 0.5f);
+    cta.start(agents);
+    run_round(cta, agents);
+    // (0 + 4) / 2 = 2, then minus 0.5 g(x_k): 2 + 1 = 3 and 2 - 2 = 0.
+    CHECK(agents[0].x[0] == doctest::Approx(3.0));
+    CHECK(agents[1].x[0] == doctest::Approx(0.0));
   }
 }
