@@ -32,14 +32,16 @@ void Dpsgd::begin_round(int64_t k, SimTime now) {
 // (adapt-then-combine). The pool's use counts are exact in both: neighbours drop i's copies only
 // in the event loop, which does not run concurrently with prepare() and after_gradient().
 void Dpsgd::prepare(Agent& a) {
-  if (order_ != MixingOrder::kCombineThenAdapt) return;
-  PerAgent& s = state_[a.id.value];
-  if (!overlay_.targets(a.id.value).empty()) s.current = compression_.snapshot(a, s.pool, a.x);
+  if (order_ == MixingOrder::kCombineThenAdapt) snapshot_to_send(a);
 }
 
 void Dpsgd::after_gradient(Agent& a) {
   if (order_ != MixingOrder::kAdaptThenCombine) return;
   a.learner->apply_step(a.x, a.g, a.iteration);
+  snapshot_to_send(a);
+}
+
+void Dpsgd::snapshot_to_send(Agent& a) {
   PerAgent& s = state_[a.id.value];
   if (!overlay_.targets(a.id.value).empty()) s.current = compression_.snapshot(a, s.pool, a.x);
 }

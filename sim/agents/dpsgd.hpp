@@ -55,6 +55,9 @@ class Dpsgd final : public Algorithm {
     ParamVector mixed;           // workspace: sum_j W_ij x_j
   };
 
+  /// s.current <- a copy of a.x (C(a.x) with compression) when a has targets this round.
+  void snapshot_to_send(Agent& a);
+
   Overlay overlay_;
   AgentCompression compression_;
   MixingOrder order_;
