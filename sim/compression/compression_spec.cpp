@@ -33,6 +33,29 @@ uint64_t CompressionSpec::wire_bytes(uint64_t d) const {
   return (bits + 7) / 8;
 }
 
+std::optional<double> CompressionSpec::contraction(uint64_t d) const {
+  if (d == 0) return std::nullopt;
+  const uint64_t n = kept(d);
+  double delta = 1.0;
+  if (sparsifier == Sparsifier::kRandomK && scale) return std::nullopt;
+  if (sparsifier != Sparsifier::kNone) delta = static_cast<double>(n) / static_cast<double>(d);
+  switch (quantizer) {
+    case Quantizer::kFloat32: break;
+    case Quantizer::kFp16: delta *= 1.0 - std::ldexp(1.0, -22); break;  // relative error 2^-11
+    case Quantizer::kBf16: delta *= 1.0 - std::ldexp(1.0, -16); break;  // relative error 2^-8
+    case Quantizer::kQsgd: {
+      if (!rescale) return std::nullopt;
+      // The kept values and what the sparsifier dropped lie on disjoint entries, so the two
+      // errors add: ||Q(T v) - v||^2 <= (1 - delta_q) ||T v||^2 + ||v||^2 - ||T v||^2.
+      const double s = levels, entries = static_cast<double>(n);
+      delta *= 1.0 / (1.0 + std::min(entries / (s * s), std::sqrt(entries) / s));
+      break;
+    }
+    case Quantizer::kSign: return std::nullopt;
+  }
+  return delta;
+}
+
 std::string_view to_string(Sparsifier s) {
   switch (s) {
     case Sparsifier::kNone: return "none";

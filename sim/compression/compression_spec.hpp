@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace dlsim {
@@ -49,6 +50,12 @@ struct CompressionSpec {
   /// Exact payload size of one compressed vector of d entries, in bytes (rounded up from bits):
   /// indices + values at their bit width + scales. The network adds its header.
   uint64_t wire_bytes(uint64_t d) const;
+  /// The contraction factor delta of C on d entries, E||C(v) - v||^2 <= (1 - delta) ||v||^2
+  /// (docs/compression.md, "Stable consensus steps"): k/d for top_k and unscaled random_k,
+  /// 1 / (1 + omega) for rescaled qsgd, about 1 for fp16 and bf16, the product for a chain.
+  /// Absent when C is no contraction whatever v is (scaled random_k, plain qsgd) or when delta
+  /// depends on v (sign: ||v||_1^2 / (d ||v||^2), as small as 1/d).
+  std::optional<double> contraction(uint64_t d) const;
 };
 
 std::string_view to_string(Sparsifier s);

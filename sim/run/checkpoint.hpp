@@ -17,6 +17,7 @@
 
 #include "sim/core/state_io.hpp"
 #include "sim/metrics/comm_recorder.hpp"
+#include "sim/metrics/learning_watch.hpp"
 #include "sim/metrics/summary.hpp"
 #include "sim/run/swarm.hpp"
 #include "sim/scenario/world.hpp"
@@ -41,6 +42,7 @@ struct RunCounters {
   uint64_t csv_bytes = 0;  // metrics.csv's size at the checkpoint
   RunTimes times;          // wall-clock seconds so far, over every part of the run
   int64_t resumes = 0;     // times the run was continued from a checkpoint before this one
+  LearningProgress learning;  // what the learning watch has seen
 };
 
 /// What a checkpoint must match: the build and the resolved scenario.

@@ -9,6 +9,7 @@
 #include "sim/metrics/output_folder.hpp"
 #include "sim/metrics/summary.hpp"
 #include "sim/run/driver.hpp"
+#include "sim/run/learning_suspect.hpp"
 #include "sim/scenario/algorithm_json.hpp"
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/memory_estimate.hpp"
@@ -32,11 +33,13 @@ double mean_accuracy(const EvalPoint& p) {
 }
 
 // Hands the world's state to the evaluator at iteration 0, every eval_every iterations and at
-// the end, writes each point to metrics.csv, and reports progress.
+// the end, writes each point to metrics.csv, shows it to the learning watch (whose warning goes
+// to `log` when it becomes due), and reports progress.
 class EvaluationPoints final : public RunObserver {
  public:
   EvaluationPoints(World& world, ThreadPool& pool, const CommRecorder& comm, MetricsCsv& csv,
-                   Progress& progress, double& eval_s, const std::function<void()>& between)
+                   Progress& progress, double& eval_s, const std::function<void()>& between,
+                   LearningWatch& watch, std::ostream& log)
       : between_(between),
         world_(world),
         pool_(pool),
@@ -44,6 +47,8 @@ class EvaluationPoints final : public RunObserver {
         csv_(csv),
         progress_(progress),
         eval_s_(eval_s),
+        watch_(watch),
+        log_(log),
         evaluator_(world.learners, world.is_quadratic() ? nullptr : &world.eval_set,
                    world.spec.run.eval_batch) {}
 
@@ -55,6 +60,7 @@ class EvaluationPoints final : public RunObserver {
     evaluator_.evaluate(pool_, in, comm_, last_);
     csv_.write(last_);
     has_point_ = true;
+    if (watch_.observe(last_)) log_ << "dlsim: warning: " << *watch_.warning() << '\n';
     eval_s_ += since(start);
   }
 
@@ -77,6 +83,8 @@ class EvaluationPoints final : public RunObserver {
   MetricsCsv& csv_;
   Progress& progress_;
   double& eval_s_;
+  LearningWatch& watch_;
+  std::ostream& log_;
   Evaluator evaluator_;
   EvalPoint last_;
   bool has_point_ = false;
@@ -138,10 +146,12 @@ class CheckpointWriter final : public CheckpointSink {
   CheckpointWriter(const CheckpointPolicy& policy, CheckpointIdentity identity,
                    const OutputFolder& folder, const World& world, const Swarm& swarm,
                    const CommRecorder& comm, MetricsCsv& csv, RunTimes& times,
-                   const DriverTimings& driver_times, Clock::time_point start, int64_t resumes)
+                   const DriverTimings& driver_times, const LearningWatch& watch,
+                   Clock::time_point start, int64_t resumes)
       : policy_(policy), identity_(std::move(identity)), folder_(folder), world_(world),
         swarm_(swarm), comm_(comm), csv_(csv), times_(times), driver_times_(driver_times),
-        start_(start), wall_before_(times.wall_s), resumes_(resumes), last_(Clock::now()) {}
+        watch_(watch), start_(start), wall_before_(times.wall_s), resumes_(resumes),
+        last_(Clock::now()) {}
 
   bool due(int64_t iterations) override {
     if (policy_.every_iterations > 0 && iterations % policy_.every_iterations == 0) return true;
@@ -149,7 +159,7 @@ class CheckpointWriter final : public CheckpointSink {
   }
 
   void write(int64_t iterations, const std::function<void(StateWriter&)>& driver_state) override {
-    RunCounters counters{iterations, csv_.durable_size(), times_, resumes_};
+    RunCounters counters{iterations, csv_.durable_size(), times_, resumes_, watch_.progress()};
     counters.times.training_s = driver_times_.training_s;
     counters.times.events_s = driver_times_.events_s;
     counters.times.updates_s = driver_times_.updates_s;
@@ -174,6 +184,7 @@ class CheckpointWriter final : public CheckpointSink {
   MetricsCsv& csv_;
   RunTimes& times_;
   const DriverTimings& driver_times_;
+  const LearningWatch& watch_;
   Clock::time_point start_;
   double wall_before_;  // wall time of the run before it was resumed
   int64_t resumes_;
@@ -227,11 +238,13 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   MetricsCsv csv = resuming ? MetricsCsv(folder.file("metrics.csv"), resumed.counters.csv_bytes)
                             : MetricsCsv(folder.file("metrics.csv"));
   Progress progress(options.progress, spec.run.iterations, log);
+  LearningWatch watch(world->is_quadratic() ? 0 : world->eval_set.num_classes,
+                      learning_suspect(spec), resumed.counters.learning);
   EvaluationPoints points(*world, pool, comm, csv, progress, times.eval_s,
-                         options.between_iterations);
+                         options.between_iterations, watch, log);
   DriverTimings driver_times{times.training_s, times.events_s, times.updates_s};
   CheckpointWriter checkpoints(policy, identity, folder, *world, swarm, comm, csv, times,
-                               driver_times, start, resumes);
+                               driver_times, watch, start, resumes);
   DriverConfig config{spec.time.mode, spec.run.iterations, world->compute_time, &driver_times};
   if (policy.enabled()) config.checkpoints = &checkpoints;
   config.resume = resumed.reader.get();
@@ -253,6 +266,7 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   times.wall_s += since(start);
   RunReport report;
   RunFacts facts = facts_of(*world, outcome, times, memory, resumes, comm);
+  if (const std::optional<std::string> stuck = watch.warning()) facts.warnings.push_back(*stuck);
   if (const std::optional<std::string> overload = comm.overload_warning()) {
     log << "dlsim: warning: " << *overload << '\n';
     facts.warnings.push_back(*overload);

@@ -247,6 +247,35 @@ void warn_about_evaluation(World& w) {
         w.spec.file, run.eval_every, run.iterations));
 }
 
+// Error feedback (SPARQ-SGD, CHOCO-SGD; docs/compression.md, "Stable consensus steps"): the
+// consensus gain, the share of the distance to its neighbours' public copies an agent moves per
+// iteration, must stay within a small multiple of what one message carries of a change, the
+// compression's contraction factor delta; the theory's bound is linear in delta too.
+void warn_about_compressed_gain(World& w) {
+  constexpr double kGainPerDelta = 4.0;  // measured: docs/compression.md's table
+  const AlgorithmSpec& a = w.spec.algorithm;
+  if (!a.compression.enabled() || w.spec.dynamic) return;
+  const std::optional<double> delta = a.compression.contraction(w.parameter_count());
+  if (!delta) return;
+  double gain = 0.0;
+  const char* key = "/algorithm/b";
+  if (a.kind == AlgorithmKind::kDetsgrad) {
+    gain = a.detsgrad.beta.at(0) * consensus_degree(w);
+  } else {
+    const topo::MixingWeights weights(w.graph, a.mixing);
+    for (uint32_t i = 0; i < weights.node_count(); ++i)
+      gain = std::max(gain, a.choco_gamma * (1.0 - weights.self_weight(i)));
+    key = "/algorithm/gamma";
+  }
+  if (gain > kGainPerDelta * *delta)
+    w.warnings.push_back(fmt::format(
+        "{}: {}: the consensus gain {:.3g} (per iteration, the largest agent's) is more than {} "
+        "times the compression's contraction factor {:.3g}: with error feedback the copies cannot "
+        "follow and the agents fall to chance (docs/compression.md, \"Stable consensus "
+        "steps\"); a gain up to {:.3g} trained",
+        w.spec.file, key, gain, kGainPerDelta, *delta, kGainPerDelta * *delta));
+}
+
 void warn_about_stability(World& w) {
   const AlgorithmSpec& a = w.spec.algorithm;
   if (a.kind == AlgorithmKind::kEasgd) {
@@ -260,6 +289,7 @@ void warn_about_stability(World& w) {
           w.spec.file, w.agents.size(), a.easgd.alpha, beta));
     return;
   }
+  if (a.kind == AlgorithmKind::kChoco) return warn_about_compressed_gain(w);
   if (a.kind != AlgorithmKind::kDetsgrad) return;
   const uint32_t max_degree = consensus_degree(w);
   const double beta0 = a.detsgrad.beta.at(0);
@@ -268,6 +298,8 @@ void warn_about_stability(World& w) {
         "{}: /algorithm/b: beta_0 * max degree = {} * {} = {:.3g} >= 1: the consensus step is "
         "unstable until beta_k decays below 1/{}",
         w.spec.file, beta0, max_degree, beta0 * max_degree, max_degree));
+  else
+    warn_about_compressed_gain(w);
 }
 
 // The scenario's NIC rates are the workers': a centralized run has one agent and no messages,
