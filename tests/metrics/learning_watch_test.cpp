@@ -37,7 +37,7 @@ TEST_CASE("learning watch: agents that fell back to chance are reported once, wi
   CHECK(watch.warning()->find("iteration 300") != std::string::npos);
 }
 
-TEST_CASE("learning watch: no agent above chance after 1,000 iterations is reported; a slow start "
+TEST_CASE("learning watch: no agent above chance after 1,000 iterations is reported, a slow start "
           "before that is not") {
   LearningWatch watch(10, "check /optimizer/lr");
   CHECK_FALSE(watch.observe(point(500, {0.12, 0.18})));
@@ -51,7 +51,7 @@ TEST_CASE("learning watch: no agent above chance after 1,000 iterations is repor
   CHECK_FALSE(learns.warning());
 }
 
-TEST_CASE("learning watch: offline agents and quadratic models are not judged; a resumed watch "
+TEST_CASE("learning watch: offline agents and quadratic models are not judged, and a resumed watch "
           "gives the same text") {
   LearningWatch watch(10, "x");
   EvalPoint p = point(100, {0.9, 0.1});
