@@ -142,12 +142,20 @@ class PlotTest(unittest.TestCase):
         self.assertGreaterEqual(stat.lo, 0.0)
         self.assertGreaterEqual(stat.hi, 0.0)
 
-    def test_object_values_read_as_their_fields_in_legends(self):
+    def test_object_values_read_as_the_fields_that_differ(self):
         sys.path.insert(0, os.path.join(ROOT, "tools"))
-        from plotting.sweep_data import _value_label
-        self.assertEqual(_value_label("algorithm", '{"alpha":0.5,"kind":"elastic_gossip"}'),
-                         "elastic_gossip, alpha = 0.5")
-        self.assertEqual(_value_label("kind", "ring"), "kind = ring")
+        from plotting.value_labels import short_labels
+        gossip = '{"alpha":0.5,"kind":"elastic_gossip","p":0.1}'
+        self.assertEqual(short_labels([gossip, '{"alpha":0.5,"kind":"dpsgd"}']),
+                         {gossip: "elastic_gossip, p = 0.1", '{"alpha":0.5,"kind":"dpsgd"}': "dpsgd"})
+        self.assertEqual(short_labels(['{"kind":"iid"}', '{"kind":"by_label","labels_per_agent":1}',
+                                       ""]),
+                         {'{"kind":"iid"}': "iid", "": "none",
+                          '{"kind":"by_label","labels_per_agent":1}':
+                              "by_label, labels_per_agent = 1"})
+        self.assertEqual(short_labels(["ring", "torus"]), {"ring": "ring", "torus": "torus"})
+        long = ['{"kind":"top_k","fraction":0.01,"note":"%s"}' % ("x" * i * 30) for i in (1, 2)]
+        self.assertTrue(all(len(v) <= 49 for v in short_labels(long).values()))
 
     def test_missing_folder_exits_2_naming_it(self):
         missing = os.path.join(self.tmp, "nope")

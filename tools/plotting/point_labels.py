@@ -1,0 +1,72 @@
+"""Text labels beside markers, each at the nearby spot that covers the least of the markers,
+error bars and labels already placed (a leader line when it sits away from its marker), and a
+verdict: whether every label found a free spot inside its axes, so a crowded panel can fall back
+to a legend instead of printing labels over each other."""
+
+from matplotlib.transforms import Bbox
+
+# Label offsets (points) from a marker, tried in order: beside it first, then further out.
+# The text's nearest corner or edge sits at the offset (va/ha below), clear of a marker's box.
+_OFFSETS = [(6, 2), (6, -2), (-6, 2), (-6, -2), (0, 7), (0, -7), (7, 0), (-7, 0),
+            (14, 14), (14, -14), (-14, 14), (-14, -14), (0, 24), (0, -24), (26, 0), (-26, 0),
+            (20, 30), (-20, 30), (20, -30), (-20, -30), (0, 40), (0, -40), (40, 18), (-40, 18),
+            (40, -18), (-40, -18)]
+MARKER_PT = 5  # half the size of a marker (points), the box labels keep off
+
+
+def place(ax, items, avoid=(), spans=()):
+    """Annotates ax with items [(x, y, text, colour)] (data coordinates). avoid: further marker
+    positions (x, y); spans: error bars (x0, y0, x1, y1). The figure's layout must be settled
+    (drawn) first. Returns True when no label touches another label or a marker and every label
+    lies inside the axes."""
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    pad = fig.dpi * MARKER_PT / 72
+    px = ax.transData.transform
+    markers = [Bbox.from_extents(x - pad, y - pad, x + pad, y + pad)
+               for x, y in (px(xy) for xy in [*((i[0], i[1]) for i in items), *avoid])]
+    bars = [Bbox([px((x0, y0)), px((x1, y1))]).padded(1) for x0, y0, x1, y1 in spans]
+    labels, clean = [], True
+    inside = ax.bbox
+    for x, y, text, colour in items:
+        best = None
+        for dx, dy in _OFFSETS:
+            label = _annotate(ax, x, y, text, dx, dy, colour, leader=False)
+            box = label.get_window_extent(renderer)
+            hard = sum(_overlap(box, b) for b in labels) + _outside(box, inside)
+            touch = sum(_overlap(box, b) for b in markers)
+            cost = 10 * (hard + touch) + 0.1 * sum(_overlap(box, b) for b in bars)
+            if best is None or cost < best[0]:
+                if best:
+                    best[1].remove()
+                best = (cost, label, box, hard == 0 and touch <= 0.1 * pad * pad, dx, dy)
+            else:
+                label.remove()
+            if cost <= 0:
+                break
+        labels.append(best[2])
+        if abs(best[4]) + abs(best[5]) > 20:  # away from its marker: a leader line shows whose
+            best[1].remove()
+            _annotate(ax, x, y, text, best[4], best[5], colour, leader=True)
+        clean = clean and best[3]
+    return clean
+
+
+def _annotate(ax, x, y, text, dx, dy, colour, leader):
+    return ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", fontsize=8.5,
+                       color=colour, va="center" if dy == 0 else "bottom" if dy > 0 else "top",
+                       ha="left" if dx > 0 else "right" if dx < 0 else "center",
+                       arrowprops=dict(arrowstyle="-", lw=0.6, color=colour, shrinkA=1,
+                                       shrinkB=4) if leader else None)
+
+
+def _overlap(a, b):
+    """Area shared by two boxes (pixels²)."""
+    w = min(a.x1, b.x1) - max(a.x0, b.x0)
+    h = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return max(w, 0) * max(h, 0)
+
+
+def _outside(box, frame):
+    """Area of box outside frame (pixels²)."""
+    return box.width * box.height - _overlap(box, frame)
