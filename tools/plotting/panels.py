@@ -72,7 +72,17 @@ def outer_labels(axes, cols, xlabel, ylabel):
 
 
 def titles(fig, title, lines):
-    """Suptitle: title in bold, then the lines, each wrapped to the figure's width."""
+    """Suptitle: the title, then the lines, each wrapped to the figure's width (constrained
+    layout makes room above the panels, not beside them)."""
     chars = int(fig.get_figwidth() * 72 / (0.55 * 10))
     text = "\n".join(textwrap.fill(s, chars) for s in [title, *lines] if s)
     fig.suptitle(text, fontsize=10)
+
+
+def panel_title(ax, parts, cols):
+    """A panel's title: its parts on one line where they fit the panel's width, else one part
+    a line, each wrapped."""
+    chars = int((ax.figure.get_figwidth() - 0.9) / cols * 72 / (0.55 * 10.5))
+    one = " · ".join(parts)
+    text = one if len(one) <= chars else "\n".join(textwrap.fill(p, chars) for p in parts)
+    ax.set_title(text)

@@ -48,7 +48,7 @@ class Dim:
 
 class Layout:
     """along (a Dim or None), panel_dims, rest (the other varied Dims), and panels: a list of
-    (title, points) with every panel Dim at one value in each."""
+    (title parts, points) with every panel Dim at one value in each."""
 
     def __init__(self, points, keys, groups, short, along_key=None):
         dims = [Dim(g, points, short) for g in groups]
@@ -71,8 +71,7 @@ class Layout:
         panels = []
         for index in sorted(groups):
             pts = groups[index]
-            title = " · ".join(f"{d.name}: {d.label(pts[0])}" for d in self.panel_dims)
-            panels.append((title, pts))
+            panels.append(([f"{d.name}: {d.label(pts[0])}" for d in self.panel_dims], pts))
         return panels
 
     def grid_shape(self):

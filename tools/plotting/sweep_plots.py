@@ -95,7 +95,7 @@ def comm_accuracy_figure(sweep, args, in_legend=None):
         handles["Pareto front"] = ax.plot(fx, fy, ls="none", marker="o", ms=11, mfc="none",
                                           mec=common.FRONT_COLOUR, mew=1.0, zorder=4,
                                           label="Pareto front", gid="pareto")[0]
-        ax.set_title(title)
+        panels.panel_title(ax, title, cols)
     for ax in axes[len(lay.panels):]:
         ax.set_visible(False)
     common.choose_scale(axes[0], "x", [(p.comm.mean + s) / div for p in sweep.points
@@ -172,7 +172,7 @@ def key_figure(sweep, args, measure):
             _errorbar(ax, x, [s.mean / div for s in stats], label=label,
                       yerr=[[s.lo / div for s in stats], [s.hi / div for s in stats]], **style)
             handles.setdefault(label, ax.get_legend_handles_labels()[0][-1])
-        ax.set_title(title)
+        panels.panel_title(ax, title, cols)
     for ax in axes[len(lay.panels):]:
         ax.set_visible(False)
     _along_ticks(axes[0], sweep)

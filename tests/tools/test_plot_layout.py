@@ -1,0 +1,205 @@
+#!/usr/bin/python3
+"""tools/plot.py's sweep figures for a battery of sweep shapes (grid only, zip only, grid x zip,
+seeds only, one run, 1 to 40 variants, long JSON values), drawn in-process and checked on the
+figures as they are saved: every text and legend inside the image, every point labelled or in
+the legend, labels not on top of each other, no panel mixing two values of a panel key, and each
+panel's Pareto front made of that panel's non-dominated points.
+Run: /usr/bin/python3 tests/tools/test_plot_layout.py"""
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+
+import make_fake_sweep  # noqa: E402
+from plotting import common, sweep_data, sweep_plots  # noqa: E402
+
+NAMES = ["dpsgd", "detsgrad", "sparq-top1", "sparq-top10", "choco-top1", "choco-sign",
+         "naive-dpsgd-top1"]
+ALGOS = [{"kind": "dpsgd"}, {"kind": "detsgrad", "a": 0.1, "b": 0.2525},
+         {"kind": "detsgrad", "a": 0.1, "b": 0.02, "compression": {"kind": "top_k",
+                                                                   "fraction": 0.01}},
+         {"kind": "detsgrad", "a": 0.1, "b": 0.1, "compression": {"kind": "top_k",
+                                                                  "fraction": 0.1}},
+         {"kind": "choco", "gamma": 0.05, "compression": {"kind": "top_k", "fraction": 0.01}},
+         {"kind": "choco", "gamma": 0.3, "compression": {"kind": "sign"}},
+         {"kind": "dpsgd", "compression": {"kind": "top_k", "fraction": 0.01}}]
+PARTITIONS = [{"kind": "by_label", "labels_per_agent": 1}, {"kind": "iid"}]
+
+
+def many(n):
+    return {"/name": [f"variant-{i:02d}" for i in range(n)],
+            "/algorithm": [{"kind": "detsgrad", "a": 0.1, "b": round(0.01 * (i + 1), 2)}
+                           for i in range(n)]}
+
+
+# name: (sweep shape, the keys expected as panels, a key expected along the points or None)
+SHAPES = {
+    "grid-only": (dict(grid={"/trigger/v0": [0, 0.1, 0.3, 1, 3],
+                             "/topology/kind": ["ring", "torus"]}, seeds=(1, 2)),
+                  ["/topology/kind"], "/trigger/v0"),
+    "zip-only": (dict(zipped={"/name": NAMES, "/algorithm": ALGOS}, seeds=(1, 2)), [], "/name"),
+    "grid-x-zip": (dict(grid={"/data/partition": PARTITIONS},
+                        zipped={"/name": NAMES, "/algorithm": ALGOS}, seeds=(1, 2),
+                        description="Bytes against accuracy, one digit per agent and i.i.d."),
+                   ["/data/partition"], "/name"),
+    "two-panel-keys": (dict(grid={"/data/partition": PARTITIONS,
+                                  "/topology/kind": ["ring", "torus"]},
+                            zipped={"/name": NAMES[:4], "/algorithm": ALGOS[:4]}),
+                       ["/data/partition", "/topology/kind"], "/name"),
+    "curves-and-panels": (dict(grid={"/data/partition": PARTITIONS,
+                                     "/optimizer/lr": [0.01, 0.02, 0.05, 0.1, 0.2, 0.5],
+                                     "/trigger/v0": [0, 0.1, 0.3, 1, 3, 10, 30]}),
+                          ["/data/partition"], "/trigger/v0"),
+    "seeds-only": (dict(seeds=(1, 2, 3)), [], None),
+    "one-run": (dict(), [], None),
+    "one-variant": (dict(zipped={"/name": ["only"], "/algorithm": [ALGOS[1]]}), [], None),
+    "forty-variants": (dict(grid={"/data/partition": PARTITIONS}, zipped=many(40)),
+                       ["/data/partition"], "/name"),
+    "long-values": (dict(grid={"/topology": [{"kind": "ring"}, {"kind": "torus", "rows": 4}]},
+                         zipped={"/algorithm": ALGOS,
+                                 "/trigger": [{"kind": "threshold", "v0": 0.1 * i,
+                                               "decay": 0.1, "granularity": "layer"}
+                                              for i in range(7)]}),
+                    ["/topology"], "/algorithm"),
+}
+
+
+def args(**over):
+    base = dict(along=None, comm="bytes", accuracy="mean", spread="minmax", formats=["png"])
+    return argparse.Namespace(**{**base, **over})
+
+
+class LayoutTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="dlsim-plot-layout-")
+        cls.drawn = {}
+        for name, (shape, _, _) in SHAPES.items():
+            folder = os.path.join(cls.tmp, name)
+            make_fake_sweep.write_shaped_sweep(folder, name, **shape)
+            sweep = sweep_data.Sweep(folder, args())
+            figs = sweep_plots.figures(sweep, args())
+            for _, fig in figs:  # as save_figure writes them: at the saving resolution
+                fig.set_dpi(common.STYLE["savefig.dpi"])
+                fig.draw_without_rendering()
+            cls.drawn[name] = (sweep, figs)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def shapes(self):
+        """(name, Sweep, [(stem, Figure)]) of each shape."""
+        return [(name, sweep, figs) for name, (sweep, figs) in self.drawn.items()]
+
+    def test_every_text_and_legend_lies_inside_the_image(self):
+        for name, _, figs in self.shapes():
+            with self.subTest(shape=name):
+                for stem, fig in figs:
+                    renderer = fig.canvas.get_renderer()
+                    frame = fig.bbox.padded(0.5)
+                    boxes = [(ax, ax.get_tightbbox(renderer)) for ax in fig.axes
+                             if ax.get_visible()]
+                    boxes += [(t, t.get_window_extent(renderer)) for t in fig.texts]
+                    boxes += [(leg, leg.get_window_extent(renderer)) for ax in fig.axes
+                              for leg in [ax.get_legend()] if leg]
+                    for artist, box in boxes:
+                        self.assertTrue(frame.x0 <= box.x0 and box.x1 <= frame.x1 and
+                                        frame.y0 <= box.y0 and box.y1 <= frame.y1,
+                                        f"{name}/{stem}: {artist} at {box} outside {fig.bbox}")
+
+    def test_every_point_is_labelled_or_in_the_legend_and_labels_never_collide(self):
+        for name, sweep, figs in self.shapes():
+            with self.subTest(shape=name):
+                fig = figs[0][1]
+                renderer = fig.canvas.get_renderer()
+                legend = {t.get_text() for ax in fig.axes for leg in [ax.get_legend()] if leg
+                          for t in leg.get_texts()}
+                for ax in panels(fig):
+                    notes = [t for t in ax.texts if t.get_text()]
+                    for line, (x, y) in drawn_points(ax):
+                        named = any(close(t.xy, (x, y)) for t in notes)
+                        self.assertTrue(named or series_label(ax, line) in legend,
+                                        f"{name}: point ({x}, {y}) neither labelled nor in legend")
+                    boxes = [t.get_window_extent(renderer) for t in notes]
+                    for i, a in enumerate(boxes):
+                        for b in boxes[i + 1:]:
+                            self.assertFalse(a.overlaps(b), f"{name}: labels overlap: {a} {b}")
+
+    def test_panels_follow_the_grid_and_never_mix_two_values_of_a_panel_key(self):
+        for name, sweep, figs in self.shapes():
+            with self.subTest(shape=name):
+                _, panel_keys, along = SHAPES[name]
+                lay = sweep.layout
+                self.assertEqual(sorted(k for d in lay.panel_dims for k in d.keys),
+                                 sorted(panel_keys))
+                self.assertEqual(along in lay.along.keys if lay.along else along is None, True)
+                self.assertEqual(figs[0][1]._suptitle.get_text().splitlines()[0], name)
+                where = point_coordinates(sweep)
+                for _, fig in figs[:1]:
+                    seen = set()
+                    for ax in panels(fig):
+                        values = {tuple(where[round_xy(xy)].values[k] for k in panel_keys)
+                                  for _, xy in drawn_points(ax)}
+                        self.assertEqual(len(values), 1, f"{name}: a panel mixes {values}")
+                        seen |= values
+                    expected = {tuple(p.values[k] for k in panel_keys) for p in sweep.points}
+                    self.assertEqual(seen, expected, f"{name}: panels missing")
+
+    def test_each_panel_has_the_pareto_front_of_its_own_points(self):
+        for name, sweep, figs in self.shapes():
+            with self.subTest(shape=name):
+                for ax in panels(figs[0][1]):
+                    pts = [xy for _, xy in drawn_points(ax)]
+                    front = [(x, y) for x, y in pts
+                             if not any(a <= x and b >= y and (a, b) != (x, y) for a, b in pts)]
+                    rings = [tuple(xy) for line in ax.lines if line.get_gid() == "pareto"
+                             for xy in line.get_xydata()]
+                    self.assertEqual(sorted(map(round_xy, rings)), sorted(map(round_xy, front)),
+                                     name)
+
+
+def panels(fig):
+    """The visible panels of a figure (the legend row has no data lines)."""
+    return [ax for ax in fig.axes if ax.get_visible() and ax.lines]
+
+
+def drawn_points(ax):
+    """(line, (x, y)) for every mean marker drawn (not error bar caps, not the front's rings)."""
+    out = []
+    for line in ax.lines:
+        if line.get_gid() == "pareto" or line.get_marker() in ("None", "", None, "|", "_"):
+            continue
+        out += [(line, (x, y)) for x, y in line.get_xydata()]
+    return out
+
+
+def series_label(ax, line):
+    """The legend label of a line: its errorbar container's (errorbar() labels the container)."""
+    return next((c.get_label() for c in ax.containers if c.lines[0] is line), line.get_label())
+
+
+def point_coordinates(sweep):
+    """{rounded (x, y): point} with the figure's scaling of communication."""
+    div = sweep_plots._comm_scale(sweep)[0]
+    return {round_xy((p.comm.mean / div, p.quality.mean)): p for p in sweep.points}
+
+
+def round_xy(xy):
+    return (round(float(xy[0]), 6), round(float(xy[1]), 6))
+
+
+def close(a, b):
+    return round_xy(a) == round_xy(b)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
