@@ -100,29 +100,32 @@ class LayoutTest(unittest.TestCase):
         """(name, Sweep, [(stem, Figure)]) of each shape."""
         return [(name, sweep, figs) for name, (sweep, figs) in self.drawn.items()]
 
-    def test_every_text_and_legend_lies_inside_the_image(self):
+    def test_every_text_and_legend_lies_inside_the_image_clear_of_the_panels(self):
         for name, _, figs in self.shapes():
             with self.subTest(shape=name):
                 for stem, fig in figs:
                     renderer = fig.canvas.get_renderer()
                     frame = fig.bbox.padded(0.5)
-                    boxes = [(ax, ax.get_tightbbox(renderer)) for ax in fig.axes
-                             if ax.get_visible()]
-                    boxes += [(t, t.get_window_extent(renderer)) for t in fig.texts]
-                    boxes += [(leg, leg.get_window_extent(renderer)) for ax in fig.axes
-                              for leg in [ax.get_legend()] if leg]
-                    for artist, box in boxes:
+                    drawn = [ax for ax in fig.axes if ax.get_visible()]
+                    boxes = [(ax, ax.get_tightbbox(renderer)) for ax in drawn]
+                    outer = [(t, t.get_window_extent(renderer)) for t in fig.texts]
+                    outer += [(leg, leg.get_window_extent(renderer)) for leg in legends(fig)]
+                    for artist, box in boxes + outer:
                         self.assertTrue(frame.x0 <= box.x0 and box.x1 <= frame.x1 and
                                         frame.y0 <= box.y0 and box.y1 <= frame.y1,
                                         f"{name}/{stem}: {artist} at {box} outside {fig.bbox}")
+                    # The figure's title and legend sit beside the panels, never on them.
+                    for artist, box in outer:
+                        for ax in panels(fig):
+                            self.assertFalse(box.overlaps(ax.get_tightbbox(renderer)),
+                                             f"{name}/{stem}: {artist} over a panel")
 
     def test_every_point_is_labelled_or_in_the_legend_and_labels_never_collide(self):
         for name, sweep, figs in self.shapes():
             with self.subTest(shape=name):
                 fig = figs[0][1]
                 renderer = fig.canvas.get_renderer()
-                legend = {t.get_text() for ax in fig.axes for leg in [ax.get_legend()] if leg
-                          for t in leg.get_texts()}
+                legend = {t.get_text() for leg in legends(fig) for t in leg.get_texts()}
                 for ax in panels(fig):
                     notes = [t for t in ax.texts if t.get_text()]
                     for line, (x, y) in drawn_points(ax):
@@ -165,6 +168,11 @@ class LayoutTest(unittest.TestCase):
                              for xy in line.get_xydata()]
                     self.assertEqual(sorted(map(round_xy, rings)), sorted(map(round_xy, front)),
                                      name)
+
+
+def legends(fig):
+    """Every legend of a figure: the figure's own and its axes'."""
+    return list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend()]
 
 
 def panels(fig):
