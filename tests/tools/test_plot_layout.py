@@ -58,6 +58,9 @@ SHAPES = {
                                      "/optimizer/lr": [0.01, 0.02, 0.05, 0.1, 0.2, 0.5],
                                      "/trigger/v0": [0, 0.1, 0.3, 1, 3, 10, 30]}),
                           ["/data/partition"], "/trigger/v0"),
+    "names-fewer-than-a-grid-key": (dict(grid={"/trigger/v0": [0, 0.1, 0.3, 1, 3]},
+                                         zipped={"/name": NAMES[:3], "/algorithm": ALGOS[:3]}),
+                                    [], "/name"),
     "seeds-only": (dict(seeds=(1, 2, 3)), [], None),
     "one-run": (dict(), [], None),
     "one-variant": (dict(zipped={"/name": ["only"], "/algorithm": [ALGOS[1]]}), [], None),
@@ -83,7 +86,7 @@ class LayoutTest(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="dlsim-plot-layout-")
         cls.drawn = {}
         for name, (shape, _, _) in SHAPES.items():
-            folder = os.path.join(cls.tmp, name)
+            folder = os.path.join(cls.tmp, f"out-{name}")  # the title is the sweep's name
             make_fake_sweep.write_shaped_sweep(folder, name, **shape)
             sweep = sweep_data.Sweep(folder, args())
             figs = sweep_plots.figures(sweep, args())
@@ -137,25 +140,33 @@ class LayoutTest(unittest.TestCase):
                         for b in boxes[i + 1:]:
                             self.assertFalse(a.overlaps(b), f"{name}: labels overlap: {a} {b}")
 
-    def test_panels_follow_the_grid_and_never_mix_two_values_of_a_panel_key(self):
+    def test_layout_is_chosen_from_the_sweep_and_titled_by_its_name(self):
         for name, sweep, figs in self.shapes():
             with self.subTest(shape=name):
                 _, panel_keys, along = SHAPES[name]
                 lay = sweep.layout
                 self.assertEqual(sorted(k for d in lay.panel_dims for k in d.keys),
                                  sorted(panel_keys))
-                self.assertEqual(along in lay.along.keys if lay.along else along is None, True)
-                self.assertEqual(figs[0][1]._suptitle.get_text().splitlines()[0], name)
+                if along:
+                    self.assertIn(along, lay.along.keys)
+                else:
+                    self.assertIsNone(lay.along)
+                for stem, fig in figs:
+                    self.assertEqual(fig._suptitle.get_text().splitlines()[0], name, stem)
+
+    def test_no_panel_mixes_two_values_of_a_panel_key(self):
+        for name, sweep, figs in self.shapes():
+            with self.subTest(shape=name):
+                panel_keys = SHAPES[name][1]
                 where = point_coordinates(sweep)
-                for _, fig in figs[:1]:
-                    seen = set()
-                    for ax in panels(fig):
-                        values = {tuple(where[round_xy(xy)].values[k] for k in panel_keys)
-                                  for _, xy in drawn_points(ax)}
-                        self.assertEqual(len(values), 1, f"{name}: a panel mixes {values}")
-                        seen |= values
-                    expected = {tuple(p.values[k] for k in panel_keys) for p in sweep.points}
-                    self.assertEqual(seen, expected, f"{name}: panels missing")
+                seen = set()
+                for ax in panels(figs[0][1]):
+                    values = {tuple(where[round_xy(xy)].values[k] for k in panel_keys)
+                              for _, xy in drawn_points(ax)}
+                    self.assertEqual(len(values), 1, f"{name}: a panel mixes {values}")
+                    seen |= values
+                expected = {tuple(p.values[k] for k in panel_keys) for p in sweep.points}
+                self.assertEqual(seen, expected, f"{name}: panels missing")
 
     def test_each_panel_has_the_pareto_front_of_its_own_points(self):
         for name, sweep, figs in self.shapes():
