@@ -19,6 +19,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 import make_fake_sweep  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
 from plotting import common, sweep_data, sweep_plots  # noqa: E402
 
 NAMES = ["dpsgd", "detsgrad", "sparq-top1", "sparq-top10", "choco-top1", "choco-sign",
@@ -135,7 +136,7 @@ class LayoutTest(unittest.TestCase):
                         named = any(close(t.xy, (x, y)) for t in notes)
                         self.assertTrue(named or series_label(ax, line) in legend,
                                         f"{name}: point ({x}, {y}) neither labelled nor in legend")
-                    boxes = [t.get_window_extent(renderer) for t in notes]
+                    boxes = [text_box(t, renderer) for t in notes]
                     for i, a in enumerate(boxes):
                         for b in boxes[i + 1:]:
                             self.assertFalse(a.overlaps(b), f"{name}: labels overlap: {a} {b}")
@@ -199,6 +200,12 @@ def drawn_points(ax):
             continue
         out += [(line, (x, y)) for x, y in line.get_xydata()]
     return out
+
+
+def text_box(note, renderer):
+    """The box of an annotation's text, without its leader line."""
+    note.update_positions(renderer)
+    return Text.get_window_extent(note, renderer)
 
 
 def series_label(ax, line):

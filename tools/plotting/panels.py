@@ -29,7 +29,7 @@ def panel_figure(rows, cols, legend_labels=(), sharex=True, sharey=True):
     width = max(common.SINGLE_SIZE[0], min(PANEL_IN[0] * cols + 0.9, 11.5))
     ncol = legend_columns(legend_labels, width)
     legend_rows = math.ceil(len(legend_labels) / ncol) if legend_labels else 0
-    legend_in = 0.21 * legend_rows + 0.25 if legend_rows else 0
+    legend_in = 0.2 * legend_rows + 0.1 if legend_rows else 0
     height = PANEL_IN[1] * rows + 1.1 + legend_in
     fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)  # a renderer for measuring text (label placement)

@@ -83,9 +83,18 @@ class Layout:
         return math.ceil(n / cols), cols
 
     def point_label(self, p):
-        """A point's name on the figure: its along value, then the values folded into it."""
-        dims = ([self.along] if self.along else []) + self.rest
-        return ", ".join(d.label(p) for d in dims) or "mean over seeds"
+        """A point's name on the figure: its along value, then the values folded into it (each
+        with its key's name: "dpsgd, v0 = 0.1")."""
+        parts = ([self.along.label(p)] if self.along else []) + \
+            [f"{d.name} = {d.label(p)}" for d in self.rest]
+        return ", ".join(parts) or "mean over seeds"
+
+    def point_style_index(self, p):
+        """(along index, index of the folded values): colour by the first, marker by the second."""
+        rest = 0
+        for d in self.rest:
+            rest = rest * len(d.values) + d.index(p)
+        return (self.along.index(p) if self.along else 0), rest
 
     def series_label(self, p):
         """The curve a point is on when along is numeric: the values of the rest."""

@@ -86,7 +86,7 @@ def comm_accuracy_figure(sweep, args, in_legend=None):
         else:
             for p in pts:
                 label = lay.point_label(p)
-                _draw(ax, [p], div, common.point_style(names.index(label)),
+                _draw(ax, [p], div, _point_style(lay, p, names, in_legend),
                       label if in_legend else "_" + label, handles)
         front = pareto_front(pts, sweep.higher_better)
         fx, fy = [xy[id(p)][0] for p in front], [xy[id(p)][1] for p in front]
@@ -114,6 +114,16 @@ def comm_accuracy_figure(sweep, args, in_legend=None):
             return comm_accuracy_figure(sweep, args, in_legend=True)
     fig.set_layout_engine("none")  # the labels were placed for this layout: keep it
     return fig
+
+
+def _point_style(lay, p, names, in_legend):
+    """Labelled points: colour by the along value, marker by the values folded into the label.
+    Named in the legend, each point needs a style of its own."""
+    if in_legend:
+        return common.point_style(names.index(lay.point_label(p)))
+    along, rest = lay.point_style_index(p)
+    return {"color": common.COLOURS[along % len(common.COLOURS)],
+            "marker": common.MARKERS[rest % len(common.MARKERS)]}
 
 
 def _draw(ax, pts, div, style, label, handles):
@@ -146,7 +156,7 @@ def _label_panel(ax, lay, pts, xy, div, series, names):
                 t.remove()
         return True
     items = [(*xy[id(p)], lay.point_label(p),
-              common.point_style(names.index(lay.point_label(p)))["color"]) for p in pts]
+              _point_style(lay, p, names, False)["color"]) for p in pts]
     return point_labels.place(ax, items, spans=spans)
 
 
