@@ -22,7 +22,8 @@ def parse_args(argv):
     p.add_argument("out", metavar="OUT", help="run folder (metrics.csv) or sweep folder "
                    "(sweep.csv and runs/<id>/)")
     p.add_argument("--comm", choices=["events", "messages", "bytes"], default="events",
-                   help="sweep: communication measure on the x axis (default events)")
+                   help="communication measure on the x axis of the sweep's figures and of a "
+                   "run's accuracy against communication (default events)")
     p.add_argument("--accuracy", choices=["mean", "min", "aggregate"], default="mean",
                    help="sweep: final accuracy over agents: mean, worst agent, or the averaged "
                    "model (default mean)")
@@ -66,7 +67,7 @@ def main(argv):
         written = sweep_plots.plot_sweep(data, plot_dir, args)
     else:
         from plotting import run_plots
-        written = run_plots.plot_run(*data, plot_dir, args.formats)
+        written = run_plots.plot_run(*data, plot_dir, args.formats, args.comm)
     for path in written:
         print(path)
     return 0

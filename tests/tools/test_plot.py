@@ -94,7 +94,8 @@ class PlotTest(unittest.TestCase):
         r = finish(self.jobs["run"])
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assert_figures(os.path.join(self.run_dir, "plots"), ["accuracy_vs_iteration",
-                            "accuracy_vs_time", "events_vs_time", "consensus_vs_iteration"],
+                            "accuracy_vs_events", "accuracy_vs_time", "events_vs_time",
+                            "consensus_vs_iteration"],
                             stdout=r.stdout)
 
     def test_center_rows_are_read_and_drawn(self):
@@ -110,14 +111,15 @@ class PlotTest(unittest.TestCase):
         r = plot(folder, "--format", "png")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assert_figures(os.path.join(folder, "plots"), ["accuracy_vs_iteration",
-                            "accuracy_vs_time", "events_vs_time", "consensus_vs_iteration"],
+                            "accuracy_vs_events", "accuracy_vs_time", "events_vs_time",
+                            "consensus_vs_iteration"],
                             formats=("png",))
 
     def test_quadratic_run_plots_loss_and_distance_instead_of_accuracy(self):
         r = finish(self.jobs["quad"])
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assert_figures(self.quad_plots, ["loss_vs_iteration", "loss_vs_time", "events_vs_time",
-                                  "consensus_vs_iteration"], formats=("png",))
+        self.assert_figures(self.quad_plots, ["loss_vs_iteration", "loss_vs_events", "loss_vs_time",
+                                  "events_vs_time", "consensus_vs_iteration"], formats=("png",))
 
     def test_sweep_folder_skips_failed_runs_and_says_so(self):
         r = finish(self.jobs["sweep"])

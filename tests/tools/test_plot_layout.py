@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 import make_fake_sweep  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
-from plotting import common, sweep_data, sweep_plots  # noqa: E402
+from plotting import common, run_data, run_plots, sweep_data, sweep_plots  # noqa: E402
 
 NAMES = ["dpsgd", "detsgrad", "sparq-top1", "sparq-top10", "choco-top1", "choco-sign",
          "naive-dpsgd-top1"]
@@ -108,21 +108,7 @@ class LayoutTest(unittest.TestCase):
         for name, _, figs in self.shapes():
             with self.subTest(shape=name):
                 for stem, fig in figs:
-                    renderer = fig.canvas.get_renderer()
-                    frame = fig.bbox.padded(0.5)
-                    drawn = [ax for ax in fig.axes if ax.get_visible()]
-                    boxes = [(ax, ax.get_tightbbox(renderer)) for ax in drawn]
-                    outer = [(t, t.get_window_extent(renderer)) for t in fig.texts]
-                    outer += [(leg, leg.get_window_extent(renderer)) for leg in legends(fig)]
-                    for artist, box in boxes + outer:
-                        self.assertTrue(frame.x0 <= box.x0 and box.x1 <= frame.x1 and
-                                        frame.y0 <= box.y0 and box.y1 <= frame.y1,
-                                        f"{name}/{stem}: {artist} at {box} outside {fig.bbox}")
-                    # The figure's title and legend sit beside the panels, never on them.
-                    for artist, box in outer:
-                        for ax in panels(fig):
-                            self.assertFalse(box.overlaps(ax.get_tightbbox(renderer)),
-                                             f"{name}/{stem}: {artist} over a panel")
+                    assert_inside(self, fig, f"{name}/{stem}")
 
     def test_every_point_is_labelled_or_in_the_legend_and_labels_never_collide(self):
         for name, sweep, figs in self.shapes():
@@ -180,6 +166,78 @@ class LayoutTest(unittest.TestCase):
                              for xy in line.get_xydata()]
                     self.assertEqual(sorted(map(round_xy, rings)), sorted(map(round_xy, front)),
                                      name)
+
+
+class RunLayoutTest(unittest.TestCase):
+    """The figures of single runs: few agents, many agents (a band), a quadratic model (two
+    rows), an EASGD centre; accuracy against communication beside accuracy against iterations."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="dlsim-plot-run-layout-")
+        cls.drawn = {}
+        for name, kwargs, comm in [("four-agents", dict(agents=4), "events"),
+                                   ("sixteen-agents", dict(agents=16), "bytes"),
+                                   ("quadratic", dict(agents=6, quadratic=True), "messages"),
+                                   ("centre", dict(agents=3, center=True), "bytes")]:
+            folder = os.path.join(cls.tmp, name)
+            make_fake_sweep.write_run(folder, name=f"run {name}", **kwargs)
+            data, title = run_data.load(folder)
+            figs = run_plots.figures(data, title, comm)
+            for _, fig in figs:
+                fig.set_dpi(common.STYLE["savefig.dpi"])
+                fig.draw_without_rendering()
+            cls.drawn[name] = (data, comm, figs)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def test_every_text_and_legend_lies_inside_the_image_clear_of_the_panels(self):
+        for name, (_, _, figs) in self.drawn.items():
+            with self.subTest(run=name):
+                for stem, fig in figs:
+                    assert_inside(self, fig, f"{name}/{stem}")
+
+    def test_communication_panel_draws_the_same_curves_against_all_agents_traffic(self):
+        for name, (data, comm, figs) in self.drawn.items():
+            with self.subTest(run=name):
+                stem, fig = figs[1]
+                self.assertTrue(stem.endswith(f"_vs_{comm}"), stem)
+                col = run_plots.COMM[comm][0]
+                total = [sum(r) for r in data.agent[col]]  # every agent's counter, summed
+                ratio = total[-1] / fig.axes[1].lines[0].get_xdata()[-1]
+                div = min((1, 1e3, 1e6, 1e9), key=lambda d: abs(ratio / d - 1))
+                self.assertAlmostEqual(ratio / div, 1, places=9)
+                rows = [fig.axes[i:i + 2] for i in range(0, len(fig.axes), 2)]
+                for left, right in rows:
+                    self.assertEqual(len(left.lines), len(right.lines))
+                    for a, b in zip(left.lines, right.lines):
+                        self.assertEqual(list(a.get_xdata()), data.points)
+                        self.assertEqual(list(b.get_ydata()), list(a.get_ydata()))
+                        for x, t in zip(b.get_xdata(), total):
+                            self.assertAlmostEqual(x * div, t, delta=1e-9 * max(1, t))
+
+
+def assert_inside(test, fig, what):
+    """Every axes (with its tick labels, titles, labels, annotations), figure text and legend
+    inside the image; the figure's texts and legends off the panels."""
+    renderer = fig.canvas.get_renderer()
+    frame = fig.bbox.padded(0.5)
+    boxes = [(ax, ax.get_tightbbox(renderer)) for ax in fig.axes if ax.get_visible()]
+    outer = [(t, t.get_window_extent(renderer)) for t in fig.texts]
+    outer += [(leg, leg.get_window_extent(renderer)) for leg in legends(fig)]
+    for artist, box in boxes + outer:
+        test.assertTrue(frame.x0 <= box.x0 and box.x1 <= frame.x1 and
+                        frame.y0 <= box.y0 and box.y1 <= frame.y1,
+                        f"{what}: {artist} at {box} outside {fig.bbox}")
+    # Titles and legends sit beside the panels, never on them (a legend beside its own axes is
+    # part of that axes' decorations: it must only keep off its plotting area).
+    for artist, box in outer:
+        for ax in panels(fig):
+            own = getattr(artist, "axes", None) is ax
+            test.assertFalse(box.overlaps(ax.bbox if own else ax.get_tightbbox(renderer)),
+                             f"{what}: {artist} over a panel")
 
 
 def legends(fig):
