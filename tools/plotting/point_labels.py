@@ -1,7 +1,7 @@
 """Text labels beside markers, each at the nearby spot that covers the least of the markers,
-error bars and labels already placed (a leader line when it sits away from its marker), and a
-verdict: whether every label found a free spot inside its axes, so a crowded panel can fall back
-to a legend instead of printing labels over each other."""
+error bars and labels already placed (a leader line when it sits away from its marker). A label
+with no free spot inside its axes is left out and reported, so that a crowded point can be named
+in a legend instead of printed over another label."""
 
 from matplotlib.transforms import Bbox
 
@@ -17,8 +17,8 @@ MARKER_PT = 5  # half the size of a marker (points), the box labels keep off
 def place(ax, items, avoid=(), spans=()):
     """Annotates ax with items [(x, y, text, colour)] (data coordinates). avoid: further marker
     positions (x, y); spans: error bars (x0, y0, x1, y1). The figure's layout must be settled
-    (drawn) first. Returns True when no label touches another label or a marker and every label
-    lies inside the axes."""
+    (drawn) first. A label that finds no spot clear of the other labels and markers inside the
+    axes is left out. Returns, per item, whether it was labelled."""
     fig = ax.figure
     renderer = fig.canvas.get_renderer()
     pad = fig.dpi * MARKER_PT / 72
@@ -26,7 +26,7 @@ def place(ax, items, avoid=(), spans=()):
     markers = [Bbox.from_extents(x - pad, y - pad, x + pad, y + pad)
                for x, y in (px(xy) for xy in [*((i[0], i[1]) for i in items), *avoid])]
     bars = [Bbox([px((x0, y0)), px((x1, y1))]).padded(1) for x0, y0, x1, y1 in spans]
-    labels, clean = [], True
+    labels, placed = [], []
     inside = ax.bbox
     for x, y, text, colour in items:
         best = None
@@ -44,12 +44,13 @@ def place(ax, items, avoid=(), spans=()):
                 label.remove()
             if cost <= 0:
                 break
-        labels.append(best[2])
-        if abs(best[4]) + abs(best[5]) > 20:  # away from its marker: a leader line shows whose
-            best[1].remove()
-            _annotate(ax, x, y, text, best[4], best[5], colour, leader=True)
-        clean = clean and best[3]
-    return clean
+        _, label, box, ok, dx, dy = best
+        label.remove()
+        if ok:  # away from its marker, a leader line shows whose label it is
+            labels.append(box)
+            _annotate(ax, x, y, text, dx, dy, colour, leader=abs(dx) + abs(dy) > 20)
+        placed.append(ok)
+    return placed
 
 
 def _annotate(ax, x, y, text, dx, dy, colour, leader):

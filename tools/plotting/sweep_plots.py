@@ -7,7 +7,7 @@ from matplotlib.ticker import NullLocator
 from . import common, panels, point_labels
 from .sweep_data import COMM_LABELS, pareto_front
 
-MAX_LABELLED = 16  # more points in a panel than this are named in the legend, not beside them
+MAX_LABELLED = 16  # more points in a panel than this are all named in the legend
 
 
 def _comm_scale(sweep):
@@ -65,15 +65,18 @@ def _series(lay, pts):
 
 
 def comm_accuracy_figure(sweep, args, in_legend=None):
-    """Communication (x) against final quality (y) in panels. Points are named beside them;
-    where that crowds a panel (or in_legend), in the legend instead."""
+    """Communication (x) against final quality (y) in panels. Points are named beside them, or
+    in the legend (the point labels in_legend; all when a panel has too many points): a first
+    drawing finds the labels that have no free spot, a second names those in the legend."""
     lay = sweep.layout
     names = _labels(sweep)
     series = list(dict.fromkeys(lay.series_label(p) for p in sorted(sweep.points,
                                                                      key=lay.sort_key)))
     if in_legend is None:
-        in_legend = not lay.curves() and max(len(p) for _, p in lay.panels) > MAX_LABELLED
-    entries = (series if lay.curves() else names if in_legend else []) + ["Pareto front"]
+        crowded = not lay.curves() and max(len(p) for _, p in lay.panels) > MAX_LABELLED
+        in_legend = set(names) if crowded else set()
+    entries = (series if lay.curves() else [n for n in names if n in in_legend])
+    entries.append("Pareto front")
     rows, cols = lay.grid_shape()
     fig, axes, legend_ax = panels.panel_figure(rows, cols, entries)
     div, xlabel = _comm_scale(sweep)
@@ -87,14 +90,8 @@ def comm_accuracy_figure(sweep, args, in_legend=None):
             for p in pts:
                 label = lay.point_label(p)
                 _draw(ax, [p], div, _point_style(lay, p, names, in_legend),
-                      label if in_legend else "_" + label, handles)
-        front = pareto_front(pts, sweep.higher_better)
-        fx, fy = [xy[id(p)][0] for p in front], [xy[id(p)][1] for p in front]
-        ax.step(fx, fy, where="post", color=common.FRONT_COLOUR, lw=1.0, ls=(0, (4, 2)),
-                zorder=2)
-        handles["Pareto front"] = ax.plot(fx, fy, ls="none", marker="o", ms=11, mfc="none",
-                                          mec=common.FRONT_COLOUR, mew=1.0, zorder=4,
-                                          label="Pareto front", gid="pareto")[0]
+                      label if label in in_legend else "_" + label, handles)
+        _front(ax, pareto_front(pts, sweep.higher_better), xy, handles)
         panels.panel_title(ax, title, cols)
     for ax in axes[len(lay.panels):]:
         ax.set_visible(False)
@@ -106,19 +103,29 @@ def comm_accuracy_figure(sweep, args, in_legend=None):
     panels.titles(fig, sweep.title, _header(sweep, args, _what(lay)))
     if legend_ax is not None:
         panels.put_legend(fig, legend_ax, [handles[e] for e in entries], entries)
-    if in_legend:
-        return fig
     fig.draw_without_rendering()  # settle the layout, then place labels in pixels
+    unplaced = set()
     for ax, (_, pts) in zip(axes, lay.panels):
-        if not _label_panel(ax, lay, pts, xy, div, series, names) and not lay.curves():
-            return comm_accuracy_figure(sweep, args, in_legend=True)
+        unplaced |= _label_panel(ax, lay, [p for p in pts if lay.point_label(p) not in in_legend],
+                                 pts, xy, div, series, names, in_legend)
+    if unplaced and not lay.curves():  # curves are named in the legend already
+        return comm_accuracy_figure(sweep, args, in_legend | unplaced)
     fig.set_layout_engine("none")  # the labels were placed for this layout: keep it
     return fig
 
 
+def _front(ax, front, xy, handles):
+    """The Pareto front of a panel: a dashed step line through rings round its points."""
+    fx, fy = [xy[id(p)][0] for p in front], [xy[id(p)][1] for p in front]
+    ax.step(fx, fy, where="post", color=common.FRONT_COLOUR, lw=1.0, ls=(0, (4, 2)), zorder=2)
+    handles["Pareto front"] = ax.plot(fx, fy, ls="none", marker="o", ms=11, mfc="none",
+                                      mec=common.FRONT_COLOUR, mew=1.0, zorder=4,
+                                      label="Pareto front", gid="pareto")[0]
+
+
 def _point_style(lay, p, names, in_legend):
     """Labelled points: colour by the along value, marker by the values folded into the label.
-    Named in the legend, each point needs a style of its own."""
+    Once some are named in the legend, each point needs a style of its own."""
     if in_legend:
         return common.point_style(names.index(lay.point_label(p)))
     along, rest = lay.point_style_index(p)
@@ -135,29 +142,23 @@ def _draw(ax, pts, div, style, label, handles):
                        label.startswith("_") else None)
 
 
-def _label_panel(ax, lay, pts, xy, div, series, names):
-    """Names the panel's points beside them; False when they cannot all be placed clear. For
-    curves (named in the legend) a crowded panel keeps labels on its first curve only, or none."""
+def _label_panel(ax, lay, named, pts, xy, div, series, names, in_legend):
+    """Writes the names of the points `named` beside them, clear of every point of the panel
+    (pts) and its error bars; returns the point labels that found no free spot. On curves the
+    labels are the along values."""
     spans = []
     for p in pts:
         x, y = xy[id(p)]
         spans += [(x, y - p.quality.lo, x, y + p.quality.hi),
                   ((p.comm.mean - p.comm.lo) / div, y, (p.comm.mean + p.comm.hi) / div, y)]
     if lay.curves():
-        curves = list(_series(lay, pts).items())
-        for keep in (curves, curves[:1], []):
-            before = list(ax.texts)
-            items = [(*xy[id(p)], lay.along.label(p),
-                      common.series_style(series.index(label))["color"])
-                     for label, curve in keep for p in curve]
-            if point_labels.place(ax, items, [xy[id(p)] for p in pts], spans):
-                return True
-            for t in ax.texts[len(before):]:
-                t.remove()
-        return True
-    items = [(*xy[id(p)], lay.point_label(p),
-              _point_style(lay, p, names, False)["color"]) for p in pts]
-    return point_labels.place(ax, items, spans=spans)
+        items = [(*xy[id(p)], lay.along.label(p),
+                  common.series_style(series.index(lay.series_label(p)))["color"]) for p in named]
+    else:
+        items = [(*xy[id(p)], lay.point_label(p),
+                  _point_style(lay, p, names, in_legend)["color"]) for p in named]
+    placed = point_labels.place(ax, items, [xy[id(p)] for p in pts], spans)
+    return {lay.point_label(p) for p, ok in zip(named, placed) if not ok}
 
 
 def key_figure(sweep, args, measure):
