@@ -141,6 +141,18 @@ class LayoutTest(unittest.TestCase):
                 for stem, fig in figs:
                     self.assertEqual(fig._suptitle.get_text().splitlines()[0], name, stem)
 
+    def test_without_sweep_json_the_zip_is_inferred_from_values_that_pair_one_to_one(self):
+        for name in ("grid-x-zip", "two-panel-keys", "grid-only"):
+            with self.subTest(shape=name):
+                folder = os.path.join(self.tmp, f"bare-{name}")
+                shutil.copytree(os.path.join(self.tmp, f"out-{name}"), folder)
+                os.remove(os.path.join(folder, "sweep.json"))
+                bare, full = sweep_data.Sweep(folder, args()).layout, self.drawn[name][0].layout
+                self.assertEqual([d.keys for d in bare.panel_dims],
+                                 [d.keys for d in full.panel_dims])
+                self.assertEqual(bare.along.keys, full.along.keys)
+                self.assertEqual(sweep_data.Sweep(folder, args()).title, f"bare-{name}")
+
     def test_no_panel_mixes_two_values_of_a_panel_key(self):
         for name, sweep, figs in self.shapes():
             with self.subTest(shape=name):
