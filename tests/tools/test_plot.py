@@ -118,8 +118,9 @@ class PlotTest(unittest.TestCase):
     def test_quadratic_run_plots_loss_and_distance_instead_of_accuracy(self):
         r = finish(self.jobs["quad"])
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assert_figures(self.quad_plots, ["loss_vs_iteration", "loss_vs_events", "loss_vs_time",
-                                  "events_vs_time", "consensus_vs_iteration"], formats=("png",))
+        self.assert_figures(self.quad_plots, ["loss_vs_iteration", "loss_vs_events",
+                                              "loss_vs_time", "events_vs_time",
+                                              "consensus_vs_iteration"], formats=("png",))
 
     def test_sweep_folder_skips_failed_runs_and_says_so(self):
         r = finish(self.jobs["sweep"])
@@ -148,8 +149,9 @@ class PlotTest(unittest.TestCase):
         sys.path.insert(0, os.path.join(ROOT, "tools"))
         from plotting.value_labels import short_labels
         gossip = '{"alpha":0.5,"kind":"elastic_gossip","p":0.1}'
-        self.assertEqual(short_labels([gossip, '{"alpha":0.5,"kind":"dpsgd"}']),
-                         {gossip: "elastic_gossip, p = 0.1", '{"alpha":0.5,"kind":"dpsgd"}': "dpsgd"})
+        dpsgd = '{"alpha":0.5,"kind":"dpsgd"}'
+        self.assertEqual(short_labels([gossip, dpsgd]),
+                         {gossip: "elastic_gossip, p = 0.1", dpsgd: "dpsgd"})
         self.assertEqual(short_labels(['{"kind":"iid"}', '{"kind":"by_label","labels_per_agent":1}',
                                        ""]),
                          {'{"kind":"iid"}': "iid", "": "none",
