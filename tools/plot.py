@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Plots a dlsim output folder for a paper: a run folder (metrics.csv) or a sweep folder
-(sweep.csv + runs/<id>/). Figures go to OUT/plots/ as PNG and SVG; the paths written are printed.
+(sweep.csv + runs/<id>/). Figures go to OUT/plots/ as PNG and SVG, with report.html (all of them
+inline, the summary or sweep table, warnings, scenario); the paths written are printed.
 Bad input: one line on stderr naming the file (and CSV line), exit code 2, no plot written."""
 
 import argparse
@@ -33,6 +34,9 @@ def parse_args(argv):
                    help="sweep: varied key along each curve (default: the one with most values)")
     p.add_argument("--format", default="png,svg",
                    help="comma-separated formats among png, svg, pdf (default png,svg)")
+    p.add_argument("--no-report", action="store_true",
+                   help="no report.html (the summary or sweep table, the plots as inline SVG, "
+                   "the warnings and the scenario in one self-contained page)")
     p.add_argument("-o", "--plot-dir", metavar="PLOTDIR", help="output folder (default OUT/plots)")
     args = p.parse_args(argv)
     args.formats = [f.strip().lower() for f in args.format.split(",") if f.strip()]
@@ -62,12 +66,18 @@ def main(argv):
         return 2
     # The input is fully read and checked: only now load matplotlib and write figures.
     plot_dir = args.plot_dir or os.path.join(args.out, "plots")
+    from plotting import common, report
     if kind == "sweep":
         from plotting import sweep_plots
-        written = sweep_plots.plot_sweep(data, plot_dir, args)
+        figures, title = sweep_plots.figures(data, args), data.title
     else:
         from plotting import run_plots
-        written = run_plots.plot_run(*data, plot_dir, args.formats, args.comm)
+        figures, title = run_plots.figures(*data, args.comm), data[1]
+    written = []
+    for name, fig in figures:
+        written += common.save_figure(fig, plot_dir, name, args.formats)
+    if not args.no_report:
+        written.append(report.write(plot_dir, args.out, kind, title, figures))
     for path in written:
         print(path)
     return 0

@@ -54,7 +54,7 @@ class PlotTest(unittest.TestCase):
             "sweep": start(cls.sweep),
             "options": start(cls.sweep, "--comm", "bytes", "--accuracy", "min", "--spread",
                              "sem", "--along", "/topology/kind", "--format", "svg", "-o",
-                             cls.options_plots),
+                             cls.options_plots, "--no-report"),
         }
 
     @classmethod
@@ -65,9 +65,10 @@ class PlotTest(unittest.TestCase):
                 job.communicate()
         shutil.rmtree(cls.tmp)
 
-    def assert_figures(self, folder, stems, formats=("png", "svg"), stdout=None):
+    def assert_figures(self, folder, stems, formats=("png", "svg"), stdout=None, report=True):
         self.assertEqual(sorted(os.listdir(folder)),
-                         sorted(f"{s}.{f}" for s in stems for f in formats))
+                         sorted([f"{s}.{f}" for s in stems for f in formats]
+                                + (["report.html"] if report else [])))
         for stem in stems:
             for fmt in formats:
                 path = os.path.join(folder, f"{stem}.{fmt}")
@@ -135,7 +136,7 @@ class PlotTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assert_figures(self.options_plots,
                             ["bytes_vs_accuracy", "accuracy_vs_key", "bytes_vs_key"],
-                            formats=("svg",))
+                            formats=("svg",), report=False)
 
     def test_spread_of_equal_values_is_never_negative(self):
         # The mean of three 0.1 is an ulp above 0.1: a negative bar would crash errorbar().

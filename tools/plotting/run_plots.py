@@ -174,10 +174,3 @@ def figures(data, title, comm="events"):
         ("consensus_vs_iteration", consensus_figure(data, title)),
     ]
 
-
-def plot_run(data, title, plot_dir, formats, comm="events"):
-    """Draws and writes every figure of a loaded run folder; returns the paths written."""
-    written = []
-    for name, fig in figures(data, title, comm):
-        written += common.save_figure(fig, plot_dir, name, formats)
-    return written

@@ -235,10 +235,3 @@ def figures(sweep, args):
         out.append((f"{args.comm}_vs_key", key_figure(sweep, args, "comm")))
     return out
 
-
-def plot_sweep(sweep, plot_dir, args):
-    """Draws and writes the figures of a loaded sweep; returns the paths written."""
-    written = []
-    for name, fig in figures(sweep, args):
-        written += common.save_figure(fig, plot_dir, name, args.formats)
-    return written
