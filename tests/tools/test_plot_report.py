@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """report.html from tools/plot.py, opened in a real browser (Debian's chromium, headless, with
-every host name unresolvable so that any network load fails and says so on the console): it
-loads from disk with no console message, its script finishes, the sweep table sorts in the
+every host name unresolvable and a net log of what the page requested): it loads from disk with
+no console message and no request of its own, its script finishes, the sweep table sorts in the
 browser, and a screenshot shows the plots. tools/install_chromium.sh installs chromium (ctest
 runs it first). Run: /usr/bin/python3 tests/tools/test_plot_report.py"""
 
@@ -27,13 +27,21 @@ CHROMIUM = shutil.which("chromium")
 
 
 def browser(url, *extra):
-    """Runs headless chromium on url; returns (stdout, the page's console lines)."""
-    r = subprocess.run([CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu",
-                        "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
-                        "--host-resolver-rules=MAP * ~NOTFOUND", "--virtual-time-budget=3000",
-                        *extra, url], capture_output=True, text=True, timeout=120)
+    """Runs headless chromium on url; returns (stdout, the page's console lines and the
+    requests the page itself made, from chromium's net log: any is a failure)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        netlog = os.path.join(tmp, "net.json")
+        r = subprocess.run([CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu",
+                            "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
+                            "--host-resolver-rules=MAP * ~NOTFOUND", f"--log-net-log={netlog}",
+                            "--virtual-time-budget=3000", *extra, url],
+                           capture_output=True, text=True, timeout=120)
+        with open(netlog, encoding="utf-8", errors="replace") as f:
+            log = f.read()
     console = [line for line in r.stderr.splitlines() if ":CONSOLE" in line]
-    return r.stdout, console
+    # The browser's own traffic (updates, accounts) has no origin; a file:// page's is "null".
+    loads = sorted(set(re.findall(r'"initiator":"(?!not an origin)[^"]*"', log)))
+    return r.stdout, console + loads
 
 
 class ReportTest(unittest.TestCase):
