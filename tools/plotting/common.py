@@ -60,11 +60,17 @@ def point_style(i):
             "marker": MARKERS[(i // len(COLOURS)) % len(MARKERS)]}
 
 
-def new_figure(size=SINGLE_SIZE, rows=1, sharex=False):
-    """A constrained-layout Figure (no pyplot state) and its axes (one, or a list for rows > 1)."""
+def blank_figure(size):
+    """A constrained-layout Figure in the paper style, with no axes and no pyplot state."""
     matplotlib.rcParams.update(STYLE)
     fig = Figure(figsize=size, layout="constrained")
     FigureCanvasAgg(fig)  # a renderer for measuring text (label placement)
+    return fig
+
+
+def new_figure(size=SINGLE_SIZE, rows=1, sharex=False):
+    """A constrained-layout Figure and its axes (one, or a list for rows > 1)."""
+    fig = blank_figure(size)
     axes = fig.subplots(rows, 1, sharex=sharex, squeeze=False)[:, 0]
     return fig, (axes[0] if rows == 1 else list(axes))
 

@@ -5,10 +5,6 @@ everything inside the image (matplotlib 3.6 does not lay out figure legends)."""
 import math
 import textwrap
 
-import matplotlib
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-
 from . import common
 
 PANEL_IN = (3.6, 2.9)  # one panel's size (inches) with its tick labels
@@ -25,14 +21,12 @@ def legend_columns(labels, width_in):
 def panel_figure(rows, cols, legend_labels=(), sharex=True, sharey=True):
     """A constrained-layout Figure, its panel axes (row-major list) and, when legend_labels are
     given, a frameless axes below the panels for their legend (else None)."""
-    matplotlib.rcParams.update(common.STYLE)
     width = max(common.SINGLE_SIZE[0], min(PANEL_IN[0] * cols + 0.9, 11.5))
     ncol = legend_columns(legend_labels, width)
     legend_rows = math.ceil(len(legend_labels) / ncol) if legend_labels else 0
     legend_in = 0.2 * legend_rows + 0.1 if legend_rows else 0
     height = PANEL_IN[1] * rows + 1.1 + legend_in
-    fig = Figure(figsize=(width, height), layout="constrained")
-    FigureCanvasAgg(fig)  # a renderer for measuring text (label placement)
+    fig = common.blank_figure((width, height))
     ratios = [PANEL_IN[1]] * rows + ([legend_in] if legend_rows else [])
     grid = fig.add_gridspec(len(ratios), cols, height_ratios=ratios)
     axes = []
@@ -45,13 +39,13 @@ def panel_figure(rows, cols, legend_labels=(), sharex=True, sharey=True):
     if legend_rows:
         legend_ax = fig.add_subplot(grid[rows, :])
         legend_ax.axis("off")
-    fig.legend_columns = ncol
     return fig, axes, legend_ax
 
 
 def put_legend(fig, legend_ax, handles, labels, title=None):
     """The legend of the whole figure in its row below the panels."""
-    return legend_ax.legend(handles, labels, loc="upper center", ncol=fig.legend_columns,
+    ncol = legend_columns(labels, fig.get_figwidth())  # as panel_figure sized the row
+    return legend_ax.legend(handles, labels, loc="upper center", ncol=ncol,
                             frameon=False, fontsize=LEGEND_PT, title=title, borderaxespad=0,
                             handlelength=2.2, columnspacing=1.2)
 

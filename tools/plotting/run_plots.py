@@ -112,8 +112,7 @@ def comm_figure(data, title, comm):
     col = COMM[comm][0]
     panels = ["test_accuracy"] if not data.quadratic else \
         [c for c in ("test_loss", "distance_to_optimum") if c in data.columns]
-    fig, _ = common.new_figure((9.0, 3.4 if len(panels) == 1 else 5.6))
-    fig.clear()
+    fig = common.blank_figure((9.0, 3.4 if len(panels) == 1 else 5.6))
     axes = fig.subplots(len(panels), 2, sharey="row", squeeze=False)
     for row, ycol in zip(axes, panels):
         for ax, xcol in zip(row, ("iteration", col)):
