@@ -20,7 +20,8 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 import make_fake_sweep  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
-from plotting import common, run_data, run_plots, sweep_data, sweep_plots  # noqa: E402
+from plotting import (common, run_data, run_plots, sweep_data, sweep_parts,  # noqa: E402
+                      sweep_plots)
 
 NAMES = ["dpsgd", "detsgrad", "sparq-top1", "sparq-top10", "choco-top1", "choco-sign",
          "naive-dpsgd-top1"]
@@ -285,7 +286,7 @@ def series_label(ax, line):
 
 def point_coordinates(sweep):
     """{rounded (x, y): point} with the figure's scaling of communication."""
-    div = sweep_plots._comm_scale(sweep)[0]
+    div = sweep_parts.comm_scale(sweep)[0]
     return {round_xy((p.comm.mean / div, p.quality.mean)): p for p in sweep.points}
 
 

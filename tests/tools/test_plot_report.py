@@ -109,7 +109,8 @@ class ReportTest(unittest.TestCase):
             rows = list(csv.DictReader(f))
         for column, descending in (("accuracy_mean", True), ("events", False), ("id", True)):
             with self.subTest(column=column, descending=descending):
-                url = f"file://{self.report(self.sweep_dir)}#sort={'-' if descending else ''}{column}"
+                sign = "-" if descending else ""
+                url = f"file://{self.report(self.sweep_dir)}#sort={sign}{column}"
                 dom, console = browser(url, "--dump-dom")
                 self.assertEqual(console, [])
                 body = dom[dom.index("<tbody>"):]

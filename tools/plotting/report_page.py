@@ -18,7 +18,8 @@ td.number { text-align: right; font-variant-numeric: tabular-nums; }
 .scroll { overflow-x: auto; max-width: 100%; }
 table.sortable th { cursor: pointer; user-select: none; background: #f4f4f4; position: sticky;
                     top: 0; }
-th[aria-sort=ascending]::after { content: " ▲"; } th[aria-sort=descending]::after { content: " ▼"; }
+th[aria-sort=ascending]::after { content: " ▲"; }
+th[aria-sort=descending]::after { content: " ▼"; }
 figure { margin: 1.5rem 0; } figure svg { width: 100%; max-width: 64rem; height: auto; }
 figcaption { color: #555; font-size: .85rem; }
 pre { background: #f6f6f6; padding: .8rem; overflow-x: auto; font-size: .8rem; }

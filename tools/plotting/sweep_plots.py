@@ -1,44 +1,11 @@
 """Figures of a sweep folder, laid out by sweep_layout: communication against final accuracy
 (one panel per value of the panel keys, each point or curve named, its Pareto front per panel),
-and final accuracy and communication against the key of interest."""
+and (key_plots) final accuracy and communication against the key of interest."""
 
-from matplotlib.ticker import NullLocator
-
-from . import common, panels, point_labels
-from .sweep_data import COMM_LABELS, pareto_front
+from . import common, key_plots, panels, point_labels, sweep_parts
+from .sweep_data import pareto_front
 
 MAX_LABELLED = 16  # more points in a panel than this are all named in the legend
-
-
-def _comm_scale(sweep):
-    """Divisor and axis label of the communication measure (bytes in kB, MB or GB)."""
-    label = COMM_LABELS[sweep.comm_col]
-    if sweep.comm_col != "bytes":
-        return 1.0, label
-    top = max(p.comm.mean + p.comm.hi for p in sweep.points)
-    for div, unit in ((1e9, "GB"), (1e6, "MB"), (1e3, "kB")):
-        if top >= div:
-            return div, label.format(unit=unit)
-    return 1.0, label.format(unit="bytes")
-
-
-def _errorbar(ax, x, y, **kwargs):
-    """Means as markers; spread bars thinner and lighter so close points stay legible."""
-    _, caps, bars = ax.errorbar(x, y, elinewidth=0.8, ms=5.5, **kwargs)
-    for artist in (*caps, *bars):
-        artist.set_alpha(0.55)
-
-
-def _header(sweep, args, what):
-    """Title lines: the sweep's name (and short description), then what is drawn how."""
-    lay = sweep.layout
-    bars = "min–max" if args.spread == "minmax" else "std. error"
-    parts = [what] if what else []
-    if lay.panel_dims:
-        parts.append("panels: " + " × ".join(d.name for d in lay.panel_dims))
-    parts.append(f"mean over {sweep.seeds_text()}, bars: {bars}")
-    desc = sweep.description if len(sweep.description) <= 160 else ""
-    return [desc, " · ".join(parts)]
 
 
 def _what(lay):
@@ -56,14 +23,6 @@ def _labels(sweep):
         sweep.points, key=sweep.layout.sort_key)))
 
 
-def _series(lay, pts):
-    """Curves of a panel: {series label: points along the curve}."""
-    out = {}
-    for p in sorted(pts, key=lay.sort_key):
-        out.setdefault(lay.series_label(p), []).append(p)
-    return out
-
-
 def comm_accuracy_figure(sweep, args, in_legend=None):
     """Communication (x) against final quality (y) in panels. Points are named beside them, or
     in the legend (the point labels in_legend; all when a panel has too many points): a first
@@ -79,12 +38,12 @@ def comm_accuracy_figure(sweep, args, in_legend=None):
     entries.append("Pareto front")
     rows, cols = lay.grid_shape()
     fig, axes, legend_ax = panels.panel_figure(rows, cols, entries)
-    div, xlabel = _comm_scale(sweep)
+    div, xlabel = sweep_parts.comm_scale(sweep)
     xy = {id(p): (p.comm.mean / div, p.quality.mean) for p in sweep.points}
     handles = {}
     for ax, (title, pts) in zip(axes, lay.panels):
         if lay.curves():
-            for label, curve in _series(lay, pts).items():
+            for label, curve in sweep_parts.series(lay, pts).items():
                 _draw(ax, curve, div, common.series_style(series.index(label)), label, handles)
         else:
             for p in pts:
@@ -100,7 +59,7 @@ def comm_accuracy_figure(sweep, args, in_legend=None):
     if not sweep.higher_better:
         common.choose_scale(axes[0], "y", [p.quality.mean for p in sweep.points])
     panels.outer_labels(axes[:len(lay.panels)], cols, xlabel, sweep.quality_label)
-    panels.titles(fig, sweep.title, _header(sweep, args, _what(lay)))
+    panels.titles(fig, sweep.title, sweep_parts.header(sweep, args, _what(lay)))
     if legend_ax is not None:
         panels.put_legend(fig, legend_ax, [handles[e] for e in entries], entries)
     fig.draw_without_rendering()  # settle the layout, then place labels in pixels
@@ -134,7 +93,7 @@ def _point_style(lay, p, names, in_legend):
 
 
 def _draw(ax, pts, div, style, label, handles):
-    _errorbar(ax, [p.comm.mean / div for p in pts], [p.quality.mean for p in pts],
+    sweep_parts.errorbar(ax, [p.comm.mean / div for p in pts], [p.quality.mean for p in pts],
               xerr=[[p.comm.lo / div for p in pts], [p.comm.hi / div for p in pts]],
               yerr=[[p.quality.lo for p in pts], [p.quality.hi for p in pts]],
               label=label, zorder=3, **style)
@@ -161,77 +120,12 @@ def _label_panel(ax, lay, named, pts, xy, div, series, names, in_legend):
     return {lay.point_label(p) for p, ok in zip(named, placed) if not ok}
 
 
-def key_figure(sweep, args, measure):
-    """Final quality (measure 'quality') or communication ('comm') against the along key, in
-    the same panels, one line per combination of the other keys."""
-    lay = sweep.layout
-    series = list(dict.fromkeys(lay.series_label(p) for p in sweep.points))
-    rows, cols = lay.grid_shape()
-    fig, axes, legend_ax = panels.panel_figure(rows, cols, series if len(series) > 1 else ())
-    div, comm_label = _comm_scale(sweep) if measure == "comm" else (1.0, None)
-    along = lay.along
-    handles = {}
-    for ax, (title, pts) in zip(axes, lay.panels):
-        for label, curve in _series(lay, pts).items():
-            i = series.index(label)
-            x = [float(along.of(p)[0]) if along.numeric else along.index(p) + _shift(i, series)
-                 for p in curve]
-            stats = [getattr(p, measure) for p in curve]
-            style = common.series_style(i)
-            if not along.numeric:  # categories have no order to draw a line along
-                style["linestyle"] = "none"
-            _errorbar(ax, x, [s.mean / div for s in stats], label=label,
-                      yerr=[[s.lo / div for s in stats], [s.hi / div for s in stats]], **style)
-            handles.setdefault(label, ax.get_legend_handles_labels()[0][-1])
-        panels.panel_title(ax, title, cols)
-    for ax in axes[len(lay.panels):]:
-        ax.set_visible(False)
-    _along_ticks(axes[0], sweep)
-    if measure == "comm" or not sweep.higher_better:
-        values = [getattr(p, measure).mean / div for p in sweep.points]
-        if common.choose_scale(axes[0], "y", values) == "linear" and measure == "comm":
-            axes[0].set_ylim(bottom=0)
-    panels.outer_labels(axes[:len(lay.panels)], cols, along.name,
-                        comm_label or sweep.quality_label)
-    panels.titles(fig, sweep.title, _header(sweep, args, ""))
-    if legend_ax is not None:
-        panels.put_legend(fig, legend_ax, [handles[s] for s in series], series)
-    return fig
-
-
-def _shift(i, series):
-    """Categories: each series a little aside so that error bars stay apart."""
-    return 0.3 / (len(series) - 1) * i - 0.15 if len(series) > 1 else 0
-
-
-def _along_ticks(ax, sweep):
-    along = sweep.layout.along
-    labels = [along.value_label(v) for v in along.values]
-    if not along.numeric:
-        longest = max(len(s) for s in labels)
-        turn = longest * len(labels) > 40  # would collide side by side
-        ax.set_xticks(range(len(labels)), labels)
-        for a in ax.get_shared_x_axes().get_siblings(ax):
-            a.tick_params(axis="x", labelrotation=45 if turn else 0,
-                          labelsize=8 if len(labels) > 12 else 9)
-            for t in a.get_xticklabels():
-                t.set_ha("right" if turn else "center")
-                t.set_rotation_mode("anchor")
-        ax.set_xlim(-0.5, len(labels) - 0.5)
-        return
-    values = {v[0]: float(v[0]) for v in along.values}
-    common.choose_scale(ax, "x", list(values.values()))
-    if len(values) <= 8:  # few settings: tick exactly at them, as written in the sweep
-        ax.set_xticks(list(values.values()), list(values.keys()))
-        ax.xaxis.set_minor_locator(NullLocator())
-
-
 def figures(sweep, args):
     """[(file stem, Figure)] of a loaded sweep."""
     quality = "accuracy" if sweep.higher_better else sweep.quality_col.split("_")[0]
     out = [(f"{args.comm}_vs_{quality}", comm_accuracy_figure(sweep, args))]
     if sweep.layout.along:
-        out.append((f"{quality}_vs_key", key_figure(sweep, args, "quality")))
-        out.append((f"{args.comm}_vs_key", key_figure(sweep, args, "comm")))
+        out.append((f"{quality}_vs_key", key_plots.key_figure(sweep, args, "quality")))
+        out.append((f"{args.comm}_vs_key", key_plots.key_figure(sweep, args, "comm")))
     return out
 
