@@ -128,6 +128,23 @@ class LayoutTest(unittest.TestCase):
                         for b in boxes[i + 1:]:
                             self.assertFalse(a.overlaps(b), f"{name}: labels overlap: {a} {b}")
 
+    def test_tick_labels_never_overlap(self):
+        for name, _, figs in self.shapes():
+            with self.subTest(shape=name):
+                for stem, fig in figs:
+                    renderer = fig.canvas.get_renderer()
+                    for ax in panels(fig):
+                        for axis, lim in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+                            lo, hi = sorted(lim)
+                            boxes = [t.label1.get_window_extent(renderer)
+                                     for t in axis.get_major_ticks()
+                                     if t.label1.get_visible() and t.label1.get_text()
+                                     and lo <= t.get_loc() <= hi]
+                            for i, a in enumerate(boxes):
+                                for b in boxes[i + 1:]:
+                                    self.assertFalse(a.overlaps(b),
+                                                     f"{name}/{stem}: tick labels overlap")
+
     def test_layout_is_chosen_from_the_sweep_and_titled_by_its_name(self):
         for name, sweep, figs in self.shapes():
             with self.subTest(shape=name):

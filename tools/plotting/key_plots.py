@@ -9,36 +9,47 @@ from . import common, panels, sweep_parts
 
 def key_figure(sweep, args, measure):
     """Final quality (measure 'quality') or communication ('comm') against the along key, in
-    the same panels, one line per combination of the other keys."""
+    the same panels, one line per combination of the other keys. Categories whose names would
+    not fit side by side go down the y axis, one line of text each."""
     lay = sweep.layout
-    series = list(dict.fromkeys(lay.series_label(p) for p in sweep.points))
-    rows, cols = lay.grid_shape()
-    fig, axes, legend_ax = panels.panel_figure(rows, cols, series if len(series) > 1 else ())
-    div, comm_label = sweep_parts.comm_scale(sweep) if measure == "comm" else (1.0, None)
     along = lay.along
+    series = list(dict.fromkeys(lay.series_label(p) for p in sweep.points))
+    names = [along.value_label(v) for v in along.values]
+    down = not along.numeric and max(len(s) for s in names) * len(names) > 40
+    rows, cols = lay.grid_shape()
+    fig, axes, legend_ax = panels.panel_figure(
+        rows, cols, series if len(series) > 1 else (),
+        panel_height=max(panels.PANEL_IN[1], 0.2 * len(names) + 0.8) if down else None)
+    div, comm_label = sweep_parts.comm_scale(sweep) if measure == "comm" else (1.0, None)
     handles = {}
     for ax, (title, pts) in zip(axes, lay.panels):
         for label, curve in sweep_parts.series(lay, pts).items():
             i = series.index(label)
-            x = [float(along.of(p)[0]) if along.numeric else along.index(p) + _shift(i, series)
-                 for p in curve]
+            at = [float(along.of(p)[0]) if along.numeric else along.index(p) + _shift(i, series)
+                  for p in curve]
             stats = [getattr(p, measure) for p in curve]
+            means = [s.mean / div for s in stats]
+            bars = [[s.lo / div for s in stats], [s.hi / div for s in stats]]
             style = common.series_style(i)
             if not along.numeric:  # categories have no order to draw a line along
                 style["linestyle"] = "none"
-            sweep_parts.errorbar(ax, x, [s.mean / div for s in stats], label=label,
-                      yerr=[[s.lo / div for s in stats], [s.hi / div for s in stats]], **style)
+            if down:
+                sweep_parts.errorbar(ax, means, at, xerr=bars, label=label, **style)
+            else:
+                sweep_parts.errorbar(ax, at, means, yerr=bars, label=label, **style)
             handles.setdefault(label, ax.get_legend_handles_labels()[0][-1])
         panels.panel_title(ax, title, cols)
     for ax in axes[len(lay.panels):]:
         ax.set_visible(False)
-    _along_ticks(axes[0], sweep)
+    value_axis = "x" if down else "y"
+    _along_ticks(axes[0], along, names, down)
     if measure == "comm" or not sweep.higher_better:
         values = [getattr(p, measure).mean / div for p in sweep.points]
-        if common.choose_scale(axes[0], "y", values) == "linear" and measure == "comm":
-            axes[0].set_ylim(bottom=0)
-    panels.outer_labels(axes[:len(lay.panels)], cols, along.name,
-                        comm_label or sweep.quality_label)
+        if common.choose_scale(axes[0], value_axis, values) == "linear" and measure == "comm":
+            (axes[0].set_xlim if down else axes[0].set_ylim)(0, None)
+    measure_label = comm_label or sweep.quality_label
+    panels.outer_labels(axes[:len(lay.panels)], cols, *((measure_label, along.name) if down
+                                                        else (along.name, measure_label)))
     panels.titles(fig, sweep.title, sweep_parts.header(sweep, args, ""))
     if legend_ax is not None:
         panels.put_legend(fig, legend_ax, [handles[s] for s in series], series)
@@ -50,20 +61,16 @@ def _shift(i, series):
     return 0.3 / (len(series) - 1) * i - 0.15 if len(series) > 1 else 0
 
 
-def _along_ticks(ax, sweep):
-    along = sweep.layout.along
-    labels = [along.value_label(v) for v in along.values]
+def _along_ticks(ax, along, names, down):
+    """Ticks at the along values: categories by name (down the y axis, first on top, when
+    down), numbers on their scale, labelled as the sweep wrote them when few."""
+    if down:
+        ax.set_yticks(range(len(names)), names)
+        ax.set_ylim(len(names) - 0.5, -0.5)
+        return
     if not along.numeric:
-        longest = max(len(s) for s in labels)
-        turn = longest * len(labels) > 40  # would collide side by side
-        ax.set_xticks(range(len(labels)), labels)
-        for a in ax.get_shared_x_axes().get_siblings(ax):
-            a.tick_params(axis="x", labelrotation=45 if turn else 0,
-                          labelsize=8 if len(labels) > 12 else 9)
-            for t in a.get_xticklabels():
-                t.set_ha("right" if turn else "center")
-                t.set_rotation_mode("anchor")
-        ax.set_xlim(-0.5, len(labels) - 0.5)
+        ax.set_xticks(range(len(names)), names)
+        ax.set_xlim(-0.5, len(names) - 0.5)
         return
     values = {v[0]: float(v[0]) for v in along.values}
     common.choose_scale(ax, "x", list(values.values()))

@@ -18,16 +18,18 @@ def legend_columns(labels, width_in):
     return max(1, min(len(labels), int(width_in * 72 * 0.92 // entry_pt)))
 
 
-def panel_figure(rows, cols, legend_labels=(), sharex=True, sharey=True):
+def panel_figure(rows, cols, legend_labels=(), sharex=True, sharey=True, panel_height=None):
     """A constrained-layout Figure, its panel axes (row-major list) and, when legend_labels are
-    given, a frameless axes below the panels for their legend (else None)."""
+    given, a frameless axes below the panels for their legend (else None). panel_height:
+    inches per panel row (default PANEL_IN's)."""
     width = max(common.SINGLE_SIZE[0], min(PANEL_IN[0] * cols + 0.9, 11.5))
     ncol = legend_columns(legend_labels, width)
     legend_rows = math.ceil(len(legend_labels) / ncol) if legend_labels else 0
     legend_in = 0.2 * legend_rows + 0.1 if legend_rows else 0
-    height = PANEL_IN[1] * rows + 1.1 + legend_in
+    panel_height = panel_height or PANEL_IN[1]
+    height = panel_height * rows + 1.1 + legend_in
     fig = common.blank_figure((width, height))
-    ratios = [PANEL_IN[1]] * rows + ([legend_in] if legend_rows else [])
+    ratios = [panel_height] * rows + ([legend_in] if legend_rows else [])
     grid = fig.add_gridspec(len(ratios), cols, height_ratios=ratios)
     axes = []
     for r in range(rows):
