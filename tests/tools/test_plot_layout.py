@@ -127,6 +127,15 @@ class LayoutTest(unittest.TestCase):
                     for i, a in enumerate(boxes):
                         for b in boxes[i + 1:]:
                             self.assertFalse(a.overlaps(b), f"{name}: labels overlap: {a} {b}")
+                    for t in notes:  # a leader line crosses no other label
+                        if t.arrow_patch is None:
+                            continue
+                        line = t.arrow_patch._get_path_in_displaycoord()[0]
+                        line = line[0] if isinstance(line, list) else line
+                        for other, box in zip(notes, boxes):
+                            self.assertFalse(other is not t and line.intersects_bbox(box),
+                                             f"{name}: {t.get_text()}'s line crosses "
+                                             f"{other.get_text()}")
 
     def test_tick_labels_never_overlap(self):
         for name, _, figs in self.shapes():

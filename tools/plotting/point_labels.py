@@ -3,6 +3,7 @@ error bars and labels already placed (a leader line when it sits away from its m
 with no free spot inside its axes is left out and reported, so that a crowded point can be named
 in a legend instead of printed over another label."""
 
+from matplotlib.path import Path
 from matplotlib.transforms import Bbox
 
 # Label offsets (points) from a marker, tried in order: beside it first, then further out.
@@ -26,14 +27,17 @@ def place(ax, items, avoid=(), spans=()):
     markers = [Bbox.from_extents(x - pad, y - pad, x + pad, y + pad)
                for x, y in (px(xy) for xy in [*((i[0], i[1]) for i in items), *avoid])]
     bars = [Bbox([px((x0, y0)), px((x1, y1))]).padded(1) for x0, y0, x1, y1 in spans]
-    labels, placed = [], []
+    labels, leaders, placed = [], [], []
     inside = ax.bbox
     for x, y, text, colour in items:
         best = None
         for dx, dy in _OFFSETS:
             label = _annotate(ax, x, y, text, dx, dy, colour, leader=False)
             box = label.get_window_extent(renderer)
-            hard = sum(_overlap(box, b) for b in labels) + _outside(box, inside)
+            line = _leader(px((x, y)), dx, dy, fig.dpi)
+            hard = sum(_overlap(box, b) for b in labels) + _outside(box, inside) \
+                + 100 * sum(seg.intersects_bbox(box) for seg in leaders) \
+                + 100 * (line is not None and sum(line.intersects_bbox(b) for b in labels))
             touch = sum(_overlap(box, b) for b in markers)
             cost = 10 * (hard + touch) + 0.1 * sum(_overlap(box, b) for b in bars)
             if best is None or cost < best[0]:
@@ -48,9 +52,20 @@ def place(ax, items, avoid=(), spans=()):
         label.remove()
         if ok:  # away from its marker, a leader line shows whose label it is
             labels.append(box)
-            _annotate(ax, x, y, text, dx, dy, colour, leader=abs(dx) + abs(dy) > 20)
+            line = _leader(px((x, y)), dx, dy, fig.dpi)
+            leaders += [line] if line is not None else []
+            _annotate(ax, x, y, text, dx, dy, colour, leader=line is not None)
         placed.append(ok)
     return placed
+
+
+def _leader(xy_px, dx, dy, dpi):
+    """The leader line (pixels) from a marker to its label at offset (dx, dy) points, or None
+    when the label sits beside its marker (no line)."""
+    if abs(dx) + abs(dy) <= 20:
+        return None
+    x, y = xy_px
+    return Path([(x, y), (x + dx * dpi / 72, y + dy * dpi / 72)])
 
 
 def _annotate(ax, x, y, text, dx, dy, colour, leader):
