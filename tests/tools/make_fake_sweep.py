@@ -108,10 +108,12 @@ def write_synthetic_sweep(out, v0s=(0, 0.1, 0.3, 1, 3), kinds=("ring", "torus"),
     write_sweep_csv(os.path.join(out, "sweep.csv"), keys, rows)
 
 
-def write_shaped_sweep(out, name, grid=None, zipped=None, seeds=(1,), description=""):
+def write_shaped_sweep(out, name, grid=None, zipped=None, seeds=(1,), description="",
+                       crowded=False):
     """A sweep folder of any shape without run folders: sweep.json as `dlsim sweep` writes it
     (file name, grid, zip, seeds) and sweep.csv with made-up but distinct results per point (a
-    hash of its values), so each drawn point can be traced back to its point."""
+    hash of its values), so each drawn point can be traced back to its point; crowded: all but
+    the first within a few per cent of each other."""
     grid, zipped = grid or {}, zipped or {}
     keys = list(grid) + list(zipped)
     combos = [{}]
@@ -123,6 +125,9 @@ def write_shaped_sweep(out, name, grid=None, zipped=None, seeds=(1,), descriptio
     for point, values in enumerate(combos):
         digest = hashlib.sha256(json.dumps(values, sort_keys=True).encode()).digest()
         acc, comm = 0.5 + 0.45 * digest[0] / 255, 10 ** (2 + 4 * digest[1] / 255)
+        if crowded:  # the first point far off, the others in a huddle
+            acc, comm = (0.8 + 0.01 * digest[0] / 255, 10 ** (4 + 0.03 * digest[1] / 255)) \
+                if point else (0.5, 100)
         for seed in seeds:
             jitter = 0.01 * math.sin(seed + point)
             summary = {"status": "ok", "accuracy_mean": acc + jitter, "accuracy_min": acc - 0.05,

@@ -63,6 +63,8 @@ SHAPES = {
     "names-fewer-than-a-grid-key": (dict(grid={"/trigger/v0": [0, 0.1, 0.3, 1, 3]},
                                          zipped={"/name": NAMES[:3], "/algorithm": ALGOS[:3]}),
                                     [], "/name"),
+    "crowded": (dict(zipped={"/name": NAMES + ["extra-a", "extra-b", "extra-c"],
+                             "/algorithm": ALGOS + ALGOS[:3]}, crowded=True), [], "/name"),
     "seeds-only": (dict(seeds=(1, 2, 3)), [], None),
     "one-run": (dict(), [], None),
     "one-variant": (dict(zipped={"/name": ["only"], "/algorithm": [ALGOS[1]]}), [], None),

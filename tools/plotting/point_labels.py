@@ -34,7 +34,7 @@ def place(ax, items, avoid=(), spans=()):
         for dx, dy in _OFFSETS:
             label = _annotate(ax, x, y, text, dx, dy, colour, leader=False)
             box = label.get_window_extent(renderer)
-            line = _leader(px((x, y)), dx, dy, fig.dpi)
+            line = _leader(px((x, y)), dx, dy, box)
             hard = sum(_overlap(box, b) for b in labels) + _outside(box, inside) \
                 + 100 * sum(seg.intersects_bbox(box) for seg in leaders) \
                 + 100 * (line is not None and sum(line.intersects_bbox(b) for b in labels))
@@ -52,20 +52,20 @@ def place(ax, items, avoid=(), spans=()):
         label.remove()
         if ok:  # away from its marker, a leader line shows whose label it is
             labels.append(box)
-            line = _leader(px((x, y)), dx, dy, fig.dpi)
+            line = _leader(px((x, y)), dx, dy, box)
             leaders += [line] if line is not None else []
             _annotate(ax, x, y, text, dx, dy, colour, leader=line is not None)
         placed.append(ok)
     return placed
 
 
-def _leader(xy_px, dx, dy, dpi):
-    """The leader line (pixels) from a marker to its label at offset (dx, dy) points, or None
-    when the label sits beside its marker (no line)."""
+def _leader(xy_px, dx, dy, box):
+    """The leader line (pixels) from a marker to its label's box at offset (dx, dy) points, or
+    None when the label sits beside its marker (no line). matplotlib aims it at the box's
+    centre and cuts it at the box's edge."""
     if abs(dx) + abs(dy) <= 20:
         return None
-    x, y = xy_px
-    return Path([(x, y), (x + dx * dpi / 72, y + dy * dpi / 72)])
+    return Path([xy_px, ((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2)])
 
 
 def _annotate(ax, x, y, text, dx, dy, colour, leader):
