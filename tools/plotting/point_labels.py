@@ -30,33 +30,41 @@ def place(ax, items, avoid=(), spans=()):
     labels, leaders, placed = [], [], []
     inside = ax.bbox
     for x, y, text, colour in items:
+        # The text's size does not depend on where it goes: measure it once, then try the spots
+        # by arithmetic (ha/va align the box's edges or centre on the offset point).
+        probe = _annotate(ax, x, y, text, 0, 0, colour, leader=False)
+        size = probe.get_window_extent(renderer)
+        probe.remove()
+        at = px((x, y))
         best = None
         for dx, dy in _OFFSETS:
-            label = _annotate(ax, x, y, text, dx, dy, colour, leader=False)
-            box = label.get_window_extent(renderer)
-            line = _leader(px((x, y)), dx, dy, box)
+            box = _box_at(at, dx, dy, size.width, size.height, fig.dpi)
+            line = _leader(at, dx, dy, box)
             hard = sum(_overlap(box, b) for b in labels) + _outside(box, inside) \
                 + 100 * sum(seg.intersects_bbox(box) for seg in leaders) \
                 + 100 * (line is not None and sum(line.intersects_bbox(b) for b in labels))
             touch = sum(_overlap(box, b) for b in markers)
             cost = 10 * (hard + touch) + 0.1 * sum(_overlap(box, b) for b in bars)
             if best is None or cost < best[0]:
-                if best:
-                    best[1].remove()
-                best = (cost, label, box, hard == 0 and touch <= 0.1 * pad * pad, dx, dy)
-            else:
-                label.remove()
+                best = (cost, box, hard == 0 and touch <= 0.1 * pad * pad, dx, dy, line)
             if cost <= 0:
                 break
-        _, label, box, ok, dx, dy = best
-        label.remove()
+        _, box, ok, dx, dy, line = best
         if ok:  # away from its marker, a leader line shows whose label it is
             labels.append(box)
-            line = _leader(px((x, y)), dx, dy, box)
             leaders += [line] if line is not None else []
             _annotate(ax, x, y, text, dx, dy, colour, leader=line is not None)
         placed.append(ok)
     return placed
+
+
+def _box_at(at, dx, dy, width, height, dpi):
+    """The box (pixels) of a width x height text placed as _annotate places it at offset
+    (dx, dy) points from the point at (pixels)."""
+    x, y = at[0] + dx * dpi / 72, at[1] + dy * dpi / 72
+    x0 = x if dx > 0 else x - width if dx < 0 else x - width / 2
+    y0 = y if dy > 0 else y - height if dy < 0 else y - height / 2
+    return Bbox.from_bounds(x0, y0, width, height)
 
 
 def _leader(xy_px, dx, dy, box):
