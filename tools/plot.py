@@ -31,7 +31,9 @@ def parse_args(argv):
     p.add_argument("--spread", choices=["minmax", "sem"], default="minmax",
                    help="sweep: error bars over seeds: min-max or standard error (default minmax)")
     p.add_argument("--along", metavar="/POINTER",
-                   help="sweep: varied key along each curve (default: the one with most values)")
+                   help="sweep: the key of interest, drawn as named points (or as curves when "
+                   "numeric); the other keys become panels (default: a /name zip, else the key "
+                   "with most values)")
     p.add_argument("--format", default="png,svg",
                    help="comma-separated formats among png, svg, pdf (default png,svg)")
     p.add_argument("--no-report", action="store_true",
