@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Plots a dlsim output folder for a paper: a run folder (metrics.csv) or a sweep folder
-(sweep.csv + runs/<id>/). Figures go to OUT/plots/ as PNG and SVG; the paths written are printed.
+(sweep.csv + runs/<id>/). Figures go to OUT/plots/ as PNG and SVG, with report.html (all of them
+inline, the summary or sweep table, warnings, scenario); the paths written are printed.
 Bad input: one line on stderr naming the file (and CSV line), exit code 2, no plot written."""
 
 import argparse
@@ -22,16 +23,22 @@ def parse_args(argv):
     p.add_argument("out", metavar="OUT", help="run folder (metrics.csv) or sweep folder "
                    "(sweep.csv and runs/<id>/)")
     p.add_argument("--comm", choices=["events", "messages", "bytes"], default="events",
-                   help="sweep: communication measure on the x axis (default events)")
+                   help="communication measure on the x axis of the sweep's figures and of a "
+                   "run's accuracy against communication (default events)")
     p.add_argument("--accuracy", choices=["mean", "min", "aggregate"], default="mean",
                    help="sweep: final accuracy over agents: mean, worst agent, or the averaged "
                    "model (default mean)")
     p.add_argument("--spread", choices=["minmax", "sem"], default="minmax",
                    help="sweep: error bars over seeds: min-max or standard error (default minmax)")
     p.add_argument("--along", metavar="/POINTER",
-                   help="sweep: varied key along each curve (default: the one with most values)")
+                   help="sweep: the key of interest, drawn as named points (or as curves when "
+                   "numeric); the other keys become panels (default: a /name zip, else the key "
+                   "with most values)")
     p.add_argument("--format", default="png,svg",
                    help="comma-separated formats among png, svg, pdf (default png,svg)")
+    p.add_argument("--no-report", action="store_true",
+                   help="no report.html (the summary or sweep table, the plots as inline SVG, "
+                   "the warnings and the scenario in one self-contained page)")
     p.add_argument("-o", "--plot-dir", metavar="PLOTDIR", help="output folder (default OUT/plots)")
     args = p.parse_args(argv)
     args.formats = [f.strip().lower() for f in args.format.split(",") if f.strip()]
@@ -61,12 +68,18 @@ def main(argv):
         return 2
     # The input is fully read and checked: only now load matplotlib and write figures.
     plot_dir = args.plot_dir or os.path.join(args.out, "plots")
+    from plotting import common, report
     if kind == "sweep":
         from plotting import sweep_plots
-        written = sweep_plots.plot_sweep(data, plot_dir, args)
+        figures, title = sweep_plots.figures(data, args), data.title
     else:
         from plotting import run_plots
-        written = run_plots.plot_run(*data, plot_dir, args.formats)
+        figures, title = run_plots.figures(*data, args.comm), data[1]
+    written = []
+    for name, fig in figures:
+        written += common.save_figure(fig, plot_dir, name, args.formats)
+    if not args.no_report:
+        written.append(report.write(plot_dir, args.out, kind, title, figures))
     for path in written:
         print(path)
     return 0

@@ -9,6 +9,7 @@ from real `dlsim run` folders.
 
 import argparse
 import csv
+import hashlib
 import json
 import math
 import os
@@ -105,6 +106,42 @@ def write_synthetic_sweep(out, v0s=(0, 0.1, 0.3, 1, 3), kinds=("ring", "torus"),
     for i in range(len(rows) - failed, len(rows)):
         rows[i] = (rows[i][0], rows[i][1], rows[i][2], {"status": "failed"})
     write_sweep_csv(os.path.join(out, "sweep.csv"), keys, rows)
+
+
+def write_shaped_sweep(out, name, grid=None, zipped=None, seeds=(1,), description="",
+                       crowded=False):
+    """A sweep folder of any shape without run folders: sweep.json as `dlsim sweep` writes it
+    (file name, grid, zip, seeds) and sweep.csv with made-up but distinct results per point (a
+    hash of its values), so each drawn point can be traced back to its point; crowded: all but
+    the first within a few per cent of each other."""
+    grid, zipped = grid or {}, zipped or {}
+    keys = list(grid) + list(zipped)
+    combos = [{}]
+    for key, values in grid.items():  # the last grid key varies fastest
+        combos = [{**c, key: v} for c in combos for v in values]
+    n_zip = len(next(iter(zipped.values()))) if zipped else 1
+    combos = [{**c, **{k: zipped[k][i] for k in zipped}} for c in combos for i in range(n_zip)]
+    rows = []
+    for point, values in enumerate(combos):
+        digest = hashlib.sha256(json.dumps(values, sort_keys=True).encode()).digest()
+        acc, comm = 0.5 + 0.45 * digest[0] / 255, 10 ** (2 + 4 * digest[1] / 255)
+        if crowded:  # the first point far off, the others in a huddle
+            acc, comm = (0.8 + 0.01 * digest[0] / 255, 10 ** (4 + 0.03 * digest[1] / 255)) \
+                if point else (0.5, 100)
+        for seed in seeds:
+            jitter = 0.01 * math.sin(seed + point)
+            summary = {"status": "ok", "accuracy_mean": acc + jitter, "accuracy_min": acc - 0.05,
+                       "accuracy_max": acc + 0.03, "accuracy_aggregate": acc + 0.01,
+                       "loss_mean": 1 - acc, "events": round(comm * (1 + jitter)),
+                       "messages": round(2 * comm), "bytes": round(1e5 * comm)}
+            rows.append((f"{point:04d}-s{seed}", seed, values, summary))
+    os.makedirs(out, exist_ok=True)
+    write_sweep_csv(os.path.join(out, "sweep.csv"), keys, rows)
+    record = {"seeds": list(seeds), **({"grid": grid} if grid else {}),
+              **({"zip": zipped} if zipped else {}),
+              **({"description": description} if description else {})}
+    write_json(os.path.join(out, "sweep.json"), {"file": f"{name}.json", "runs": len(rows),
+                                                 "sweep": record})
 
 
 def resolve(doc, pointer):

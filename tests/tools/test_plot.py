@@ -54,7 +54,7 @@ class PlotTest(unittest.TestCase):
             "sweep": start(cls.sweep),
             "options": start(cls.sweep, "--comm", "bytes", "--accuracy", "min", "--spread",
                              "sem", "--along", "/topology/kind", "--format", "svg", "-o",
-                             cls.options_plots),
+                             cls.options_plots, "--no-report"),
         }
 
     @classmethod
@@ -65,9 +65,10 @@ class PlotTest(unittest.TestCase):
                 job.communicate()
         shutil.rmtree(cls.tmp)
 
-    def assert_figures(self, folder, stems, formats=("png", "svg"), stdout=None):
+    def assert_figures(self, folder, stems, formats=("png", "svg"), stdout=None, report=True):
         self.assertEqual(sorted(os.listdir(folder)),
-                         sorted(f"{s}.{f}" for s in stems for f in formats))
+                         sorted([f"{s}.{f}" for s in stems for f in formats]
+                                + (["report.html"] if report else [])))
         for stem in stems:
             for fmt in formats:
                 path = os.path.join(folder, f"{stem}.{fmt}")
@@ -94,7 +95,8 @@ class PlotTest(unittest.TestCase):
         r = finish(self.jobs["run"])
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assert_figures(os.path.join(self.run_dir, "plots"), ["accuracy_vs_iteration",
-                            "accuracy_vs_time", "events_vs_time", "consensus_vs_iteration"],
+                            "accuracy_vs_events", "accuracy_vs_time", "events_vs_time",
+                            "consensus_vs_iteration"],
                             stdout=r.stdout)
 
     def test_center_rows_are_read_and_drawn(self):
@@ -110,14 +112,16 @@ class PlotTest(unittest.TestCase):
         r = plot(folder, "--format", "png")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assert_figures(os.path.join(folder, "plots"), ["accuracy_vs_iteration",
-                            "accuracy_vs_time", "events_vs_time", "consensus_vs_iteration"],
+                            "accuracy_vs_events", "accuracy_vs_time", "events_vs_time",
+                            "consensus_vs_iteration"],
                             formats=("png",))
 
     def test_quadratic_run_plots_loss_and_distance_instead_of_accuracy(self):
         r = finish(self.jobs["quad"])
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assert_figures(self.quad_plots, ["loss_vs_iteration", "loss_vs_time", "events_vs_time",
-                                  "consensus_vs_iteration"], formats=("png",))
+        self.assert_figures(self.quad_plots, ["loss_vs_iteration", "loss_vs_events",
+                                              "loss_vs_time", "events_vs_time",
+                                              "consensus_vs_iteration"], formats=("png",))
 
     def test_sweep_folder_skips_failed_runs_and_says_so(self):
         r = finish(self.jobs["sweep"])
@@ -132,7 +136,7 @@ class PlotTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assert_figures(self.options_plots,
                             ["bytes_vs_accuracy", "accuracy_vs_key", "bytes_vs_key"],
-                            formats=("svg",))
+                            formats=("svg",), report=False)
 
     def test_spread_of_equal_values_is_never_negative(self):
         # The mean of three 0.1 is an ulp above 0.1: a negative bar would crash errorbar().
@@ -142,12 +146,21 @@ class PlotTest(unittest.TestCase):
         self.assertGreaterEqual(stat.lo, 0.0)
         self.assertGreaterEqual(stat.hi, 0.0)
 
-    def test_object_values_read_as_their_fields_in_legends(self):
+    def test_object_values_read_as_the_fields_that_differ(self):
         sys.path.insert(0, os.path.join(ROOT, "tools"))
-        from plotting.sweep_data import _value_label
-        self.assertEqual(_value_label("algorithm", '{"alpha":0.5,"kind":"elastic_gossip"}'),
-                         "elastic_gossip, alpha = 0.5")
-        self.assertEqual(_value_label("kind", "ring"), "kind = ring")
+        from plotting.value_labels import short_labels
+        gossip = '{"alpha":0.5,"kind":"elastic_gossip","p":0.1}'
+        dpsgd = '{"alpha":0.5,"kind":"dpsgd"}'
+        self.assertEqual(short_labels([gossip, dpsgd]),
+                         {gossip: "elastic_gossip, p = 0.1", dpsgd: "dpsgd"})
+        self.assertEqual(short_labels(['{"kind":"iid"}', '{"kind":"by_label","labels_per_agent":1}',
+                                       ""]),
+                         {'{"kind":"iid"}': "iid", "": "none",
+                          '{"kind":"by_label","labels_per_agent":1}':
+                              "by_label, labels_per_agent = 1"})
+        self.assertEqual(short_labels(["ring", "torus"]), {"ring": "ring", "torus": "torus"})
+        long = ['{"kind":"top_k","fraction":0.01,"note":"%s"}' % ("x" * i * 30) for i in (1, 2)]
+        self.assertTrue(all(len(v) <= 49 for v in short_labels(long).values()))
 
     def test_missing_folder_exits_2_naming_it(self):
         missing = os.path.join(self.tmp, "nope")

@@ -10,7 +10,6 @@ matplotlib.use("Agg")
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402  (after use())
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator  # noqa: E402
-from matplotlib.transforms import Bbox  # noqa: E402
 
 
 # Okabe & Ito (2008) colour-blind-safe palette without black (kept for the averaged model) and
@@ -55,11 +54,23 @@ def series_style(i):
     }
 
 
-def new_figure(size=SINGLE_SIZE, rows=1, sharex=False):
-    """A constrained-layout Figure (no pyplot state) and its axes (one, or a list for rows > 1)."""
+def point_style(i):
+    """Colour and marker of labelled point i: distinct for the first 60 (colour fastest)."""
+    return {"color": COLOURS[i % len(COLOURS)],
+            "marker": MARKERS[(i // len(COLOURS)) % len(MARKERS)]}
+
+
+def blank_figure(size):
+    """A constrained-layout Figure in the paper style, with no axes and no pyplot state."""
     matplotlib.rcParams.update(STYLE)
     fig = Figure(figsize=size, layout="constrained")
     FigureCanvasAgg(fig)  # a renderer for measuring text (label placement)
+    return fig
+
+
+def new_figure(size=SINGLE_SIZE, rows=1, sharex=False):
+    """A constrained-layout Figure and its axes (one, or a list for rows > 1)."""
+    fig = blank_figure(size)
     axes = fig.subplots(rows, 1, sharex=sharex, squeeze=False)[:, 0]
     return fig, (axes[0] if rows == 1 else list(axes))
 
@@ -99,57 +110,6 @@ def _plain_number(value, _pos):
     if value == 0 or 1e-3 <= abs(value) < 1e5:
         return f"{value:g}"
     return f"$10^{{{math.log10(abs(value)):.0f}}}$" if value > 0 else f"{value:.0e}"
-
-
-# Label offsets (points) from a marker, tried in order: beside first, then further out.
-_LABEL_OFFSETS = [(5, -12), (5, 5), (-5, 5), (-5, -12), (0, 11), (0, -18), (10, -22), (10, 15),
-                  (-10, 15), (-10, -22), (0, 22), (0, -30)]
-
-
-def label_points(ax, xs, ys, texts, color, avoid=(), avoid_spans=()):
-    """Writes texts beside the points (data coordinates), each at the nearby spot that overlaps
-    least with the markers (of these points and of the (x, y) in avoid), the error bars
-    ((x0, y0, x1, y1) in avoid_spans) and earlier labels, inside the axes. The figure's layout
-    is settled first."""
-    fig = ax.figure
-    fig.draw_without_rendering()
-    renderer = fig.canvas.get_renderer()
-    pad = fig.dpi * 5 / 72  # marker half-size in pixels
-    px = ax.transData.transform
-    taken = [Bbox.from_extents(x - pad, y - pad, x + pad, y + pad)
-             for x, y in (px(xy) for xy in [*zip(xs, ys), *avoid])]
-    taken += [Bbox([px((x0, y0)), px((x1, y1))]).padded(2) for x0, y0, x1, y1 in avoid_spans]
-    for x, y, text in zip(xs, ys, texts):
-        best = None
-        for dx, dy in _LABEL_OFFSETS:
-            label = _label(ax, x, y, text, dx, dy, color)
-            box = label.get_window_extent(renderer).expanded(1.05, 1.1)
-            cost = sum(_overlap(box, t) for t in taken) + 10 * _overlap(box, box) \
-                - 10 * _overlap(box, ax.bbox)
-            if best is None or cost < best[0]:
-                if best:
-                    best[1].remove()
-                best = (cost, label, box)
-            else:
-                label.remove()
-            if cost <= 0:
-                break
-        taken.append(best[2])
-
-
-def _label(ax, x, y, text, dx, dy, color):
-    far = abs(dx) + abs(dy) > 20  # away from its marker: a leader line shows whose label it is
-    return ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", fontsize=9,
-                       color=color, ha="left" if dx > 0 else "right" if dx < 0 else "center",
-                       arrowprops=dict(arrowstyle="-", lw=0.6, color=color, shrinkA=1,
-                                       shrinkB=4) if far else None)
-
-
-def _overlap(a, b):
-    """Area shared by two boxes (pixels²)."""
-    w = min(a.x1, b.x1) - max(a.x0, b.x0)
-    h = min(a.y1, b.y1) - max(a.y0, b.y0)
-    return max(w, 0) * max(h, 0)
 
 
 def legend_outside(ax, **kwargs):

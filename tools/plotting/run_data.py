@@ -9,7 +9,7 @@ from .readers import InputError, is_number, read_csv, read_json, scenario_name
 METRIC_COLUMNS = ["iteration", "time_s", "agent", "test_loss", "test_accuracy", "events",
                   "consensus_distance"]
 NUMERIC = ["iteration", "time_s", "test_loss", "test_accuracy", "distance_to_optimum", "events",
-           "consensus_distance"]
+           "messages_sent", "bytes_sent", "consensus_distance"]
 MAX_INDIVIDUAL = 10  # more agents than this are drawn as a min-max band and their mean
 
 
@@ -43,7 +43,8 @@ class RunData:
 
     def per_point(self, col):
         """One value per point of a column that is the same on every row of a point (iteration,
-        time_s, consensus_distance): the avg row's, else the first agent's that has one."""
+        time_s, consensus_distance) or summed over agents on the avg row (events, messages_sent,
+        bytes_sent): the avg row's, else the first agent's that has one."""
         if col == "iteration":
             return self.points
         return [a if is_number(a) else next((v for v in r if is_number(v)), math.nan)

@@ -1,6 +1,7 @@
 """Figures of one run folder (metrics.csv, summary.json, scenario.json): accuracy (or loss and
 distance to the optimum for quadratic models) per agent and of the averaged model against
-iterations and simulated time, cumulative events per agent, and consensus distance."""
+iterations, against communication so far (beside iterations) and against simulated time,
+cumulative events per agent, and consensus distance."""
 
 import math
 
@@ -15,10 +16,24 @@ LABELS = {
 }
 
 
+COMM = {"events": ("events", "events (broadcasts, all agents, so far)"),
+        "messages": ("messages_sent", "messages sent (all agents, so far)"),
+        "bytes": ("bytes_sent", "data sent ({unit}, all agents, so far)")}
+
+
 def _x(data, col):
-    """x values and axis label: iterations, or simulated time in ms, s or h by its range."""
+    """x values and axis label: iterations, communication so far (the avg row sums the agents'
+    counters; bytes in kB, MB or GB), or simulated time in ms, s or h by its range."""
     if col == "iteration":
         return data.points, "iteration"
+    if col in ("events", "messages_sent", "bytes_sent"):
+        total = data.per_point(col)
+        label = next(text for c, text in COMM.values() if c == col)
+        end = max(common.finite(total), default=0)
+        div, unit = next(((d, u) for d, u in ((1e9, "GB"), (1e6, "MB"), (1e3, "kB"))
+                          if end >= d), (1, "bytes"))
+        div = div if col == "bytes_sent" else 1
+        return [v / div for v in total], label.format(unit=unit)
     t = data.per_point("time_s")
     end = max(common.finite(t), default=0)
     div, unit = (1e-3, "ms") if 0 < end < 1 else (3600, "h") if end >= 7200 else (1, "s")
@@ -90,6 +105,29 @@ def quality_figure(data, title, xcol):
     return fig
 
 
+def comm_figure(data, title, comm):
+    """Accuracy (or loss and distance) per agent and of the averaged model against iterations
+    (left) and against the communication spent so far by all agents (right): what each unit
+    of communication bought, beside how fast it came."""
+    col = COMM[comm][0]
+    panels = ["test_accuracy"] if not data.quadratic else \
+        [c for c in ("test_loss", "distance_to_optimum") if c in data.columns]
+    fig = common.blank_figure((9.0, 3.4 if len(panels) == 1 else 5.6))
+    axes = fig.subplots(len(panels), 2, sharey="row", squeeze=False)
+    for row, ycol in zip(axes, panels):
+        for ax, xcol in zip(row, ("iteration", col)):
+            _draw_agents(ax, data, xcol, ycol)
+            if ycol != "test_accuracy":
+                common.choose_scale(ax, "y", [v for r in data.agent[ycol] for v in r]
+                                    + data.avg[ycol] + data.center[ycol])
+        row[0].set_ylabel(LABELS[ycol])
+    for ax, xcol in zip(axes[-1], ("iteration", col)):
+        ax.set_xlabel(_x(data, xcol)[1])
+    fig.suptitle(title, fontsize=10.5)
+    _legend(axes[0][1], data, extra=[a for r in axes[1:] for a in r])
+    return fig
+
+
 def events_figure(data, title):
     """Cumulative trigger events per agent against simulated time, with the every-iteration
     reference (a trigger that always fires)."""
@@ -123,16 +161,15 @@ def consensus_figure(data, title):
     return fig
 
 
-def plot_run(data, title, plot_dir, formats):
-    """Draws every figure of a loaded run folder; returns the paths written."""
+def figures(data, title, comm="events"):
+    """[(file stem, Figure)] of a loaded run folder. comm: events, messages or bytes, the x axis
+    of the accuracy-against-communication figure."""
     stem = "loss" if data.quadratic else "accuracy"
-    figures = [
+    return [
         (f"{stem}_vs_iteration", quality_figure(data, title, "iteration")),
+        (f"{stem}_vs_{comm}", comm_figure(data, title, comm)),
         (f"{stem}_vs_time", quality_figure(data, title, "time_s")),
         ("events_vs_time", events_figure(data, title)),
         ("consensus_vs_iteration", consensus_figure(data, title)),
     ]
-    written = []
-    for name, fig in figures:
-        written += common.save_figure(fig, plot_dir, name, formats)
-    return written
+

@@ -1,12 +1,12 @@
 """sweep.csv read into parameter points (one per combination of varied values, its seeds
-averaged), the choice of the key along each curve and the series, and the Pareto front."""
+averaged) and the Pareto front; sweep.json, when there, names the sweep and its grid and zip."""
 
-import json
 import math
 import os
 import sys
 
-from .readers import InputError, read_csv, scenario_name
+from .readers import InputError, read_csv, read_json
+from .sweep_layout import Layout, groups_from
 
 REQUIRED = ["id", "seed", "status", "accuracy_mean", "accuracy_min", "accuracy_aggregate",
             "loss_mean", "distance_to_optimum", "events", "messages", "bytes"]
@@ -46,8 +46,9 @@ class Point:
 
 
 class Sweep:
-    """The points of a sweep and how to draw them: along (key on the curve, or None), series
-    (list of (label, [points sorted along the curve])), labels and direction of quality."""
+    """The points of a sweep (seeds averaged), the measures drawn and the layout (sweep_layout)
+    that says which keys become panels, points and curves; title and description from
+    sweep.json (the sweep file's name) when the folder has one."""
 
     def __init__(self, folder, args):
         path = os.path.join(folder, "sweep.csv")
@@ -59,42 +60,17 @@ class Sweep:
         self.comm_col = args.comm
         self.quality_col, self.quality_label, self.higher_better = _quality(rows, args.accuracy)
         self.points = _points(path, rows, self.keys, self.comm_col, self.quality_col, args.spread)
-        self.along = _along(self.keys, self.points, args.along)
         self.short = _short_names(self.keys)
-        self.numeric = {k: all(_as_float(p.values[k]) is not None for p in self.points)
-                        for k in self.keys}
-        self.series = self._series()
-        self.title = _title(folder, rows)
-
-    def order(self, key, value):
-        """Sort key of a value of key: numeric when every value is a number, else first use."""
-        if self.numeric[key]:
-            return _as_float(value)
-        return [p.values[key] for p in self.points].index(value)
-
-    def _series(self):
-        others = [k for k in self.keys if k != self.along]
-        groups = {}
-        for p in self.points:
-            label = ", ".join(_value_label(self.short[k], p.values[k]) for k in others)
-            groups.setdefault(label, []).append(p)
-        if self.along:
-            for pts in groups.values():
-                pts.sort(key=lambda p: self.order(self.along, p.values[self.along]))
-        return list(groups.items())
+        record = read_json(os.path.join(folder, "sweep.json"), required=False) or {}
+        sweep = record.get("sweep") if isinstance(record.get("sweep"), dict) else {}
+        groups = groups_from(sweep, self.keys, self.points)
+        self.layout = Layout(self.points, self.keys, groups, self.short, args.along)
+        self.title, self.description = _title(folder, record, sweep)
 
     def seeds_text(self):
         counts = sorted({p.seeds for p in self.points})
         n = str(counts[0]) if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
         return f"{n} seed{'s' if counts[-1] > 1 else ''}"
-
-
-def _as_float(text):
-    try:
-        v = float(text)
-    except ValueError:
-        return None
-    return v if math.isfinite(v) else None
 
 
 def _quality(rows, accuracy):
@@ -133,30 +109,6 @@ def _points(path, rows, keys, comm_col, quality_col, spread):
     return [Point(dict(zip(keys, v)), c, q, spread) for v, (c, q) in groups.items()]
 
 
-def _along(keys, points, requested):
-    """The varied key along each curve: the requested one (checked), else the one with most
-    values, the first of them on a tie."""
-    if requested is not None:
-        return requested
-    if not keys:
-        return None
-    return max(keys, key=lambda k: (len({p.values[k] for p in points}), -keys.index(k)))
-
-
-def _value_label(name, text):
-    """"kind = ring"; a JSON object value reads as its fields, "kind" first:
-    {"alpha":0.5,"kind":"elastic_gossip"} -> "elastic_gossip, alpha = 0.5"."""
-    if text.startswith("{"):
-        try:
-            fields = json.loads(text)
-        except ValueError:
-            fields = None
-        if isinstance(fields, dict):
-            head = [str(fields.pop("kind"))] if "kind" in fields else []
-            return ", ".join(head + [f"{k} = {v}" for k, v in fields.items()])
-    return f"{name} = {text}"
-
-
 def _short_names(keys):
     """The shortest suffix of each pointer that no other varied key ends with."""
     short = {}
@@ -170,12 +122,16 @@ def _short_names(keys):
     return short
 
 
-def _title(folder, rows):
-    for r in rows:
-        if r.text("status") == "ok":
-            return scenario_name(os.path.join(folder, "runs", r.text("id")),
-                                 os.path.basename(os.path.normpath(folder)))
-    return os.path.basename(os.path.normpath(folder))
+def _title(folder, record, sweep):
+    """The sweep file's name (sweep.json "file", without .json), else the folder's; and its
+    description."""
+    name = record.get("file")
+    if isinstance(name, str) and name:
+        name = os.path.splitext(os.path.basename(name))[0]
+    else:
+        name = os.path.basename(os.path.normpath(folder))
+    description = sweep.get("description")
+    return name, description if isinstance(description, str) else ""
 
 
 def pareto_front(points, higher_better):
