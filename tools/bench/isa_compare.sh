@@ -52,17 +52,18 @@ native_label="native build"
 grep -qm1 avx512f /proc/cpuinfo && native_label="AVX-512 build"
 
 /usr/bin/python3 - "$out" "$rounds" "$native_label" "${names[@]}" <<'PY'
-import statistics, sys
+import re, statistics, sys
 out, rounds, native_label, names = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+row_re = re.compile(r"^(.*?)\s+(fused sgd|grad\+step sgd|grad\+step nesterov|eigen reference)"
+                    r"\s+cpu median\s+([0-9.]+) us")
 def parse(path):  # (network, variant) -> median CPU us, in the bench's printing order
     rows = {}
     for line in open(path):
         if line.startswith("multiply-add peak:"):
             rows["peak"] = float(line.split()[2])
-        if "cpu median" not in line:
-            continue
-        key = (line[:26].strip(), line[27:42].strip())
-        rows[key] = float(line.split("cpu median")[1].split()[0])
+        match = row_re.match(line)
+        if match:
+            rows[(match[1], match[2])] = float(match[3])
     return rows
 runs = {n: [parse(f"{out}/{n}-{r}.txt") for r in range(1, rounds + 1)] for n in names}
 labels = {"native": native_label, "avx2": "AVX2 build", "portable": "portable build (SSE2)"}
