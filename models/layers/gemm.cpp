@@ -91,7 +91,9 @@ void micro_kernel(Index kc, const float* a, Index lda, const float* b, Index ldb
 // ran 20 % slower than Eigen's packed product). Copied into a contiguous buffer first, the block
 // stays in L1 for all the column tiles. The AVX-512 kernel's 32 x 14 tiles read each line for
 // twice as many multiply-adds, and were measured faster in place: it keeps A where it is.
+// Only wide strides alias so: a convolution's filters (lda 6 to 64) were slower packed.
 constexpr bool kPackA = kW < 16;
+constexpr Index kPackStride = 512;
 
 // dst (mr x kc, leading dimension kMr) = the A block at a (leading dimension lda).
 void pack(const float* a, Index lda, Index mr, Index kc, float* dst) {
@@ -162,7 +164,7 @@ void gemm(Index m, Index n, Index k, float alpha, const float* a, Index lda, Ope
     for (Index p0 = 0; p0 < k; p0 += kKc) {
       const float* block = a + i0 + p0 * lda;
       Index ld = lda;
-      if (kPackA && tiles > 1) {
+      if (kPackA && tiles > 1 && lda >= kPackStride) {
         pack(block, lda, std::min(kMr, m - i0), std::min(kKc, k - p0), packed);
         block = packed;
         ld = kMr;
