@@ -3,21 +3,9 @@
 #include <algorithm>
 
 #include "models/layers/row_ops.hpp"
-
-#if defined(__AVX512F__)
-#include <immintrin.h>
-#endif
+#include "models/layers/simd.hpp"
 
 namespace dlsim::models::layers {
-
-#if defined(__AVX512F__)
-namespace {
-// Lanes [lo, hi) set; 0 <= lo <= hi <= 16.
-__mmask16 range_mask(Index lo, Index hi) {
-  return static_cast<__mmask16>(((1u << hi) - 1u) & ~((1u << lo) - 1u));
-}
-}  // namespace
-#endif
 
 Im2Col::Im2Col(Shape in, Index kernel, Index stride, Index padding, Index out_height,
                Index out_width, Index fold_channels)
@@ -86,18 +74,17 @@ void Im2Col::fold_scatter(Index c0, Index c1, float* dx) {
 // Stride 1: each input row gathers its (up to) k*k shifted column rows in registers and is
 // stored once, instead of k*k read-modify-writes of a padded plane.
 void Im2Col::fold(Index c0, Index c1, float* dx) {
-#if defined(__AVX512F__)
   if (stride_ == 1) {
+    constexpr Index kW = simd::kWidth;
     const Index p_size = ho_ * wo_, k2 = kernel_ * kernel_;
     const float* dcols = dcols_buffer();
     for (Index c = c0; c < c1; ++c) {
       for (Index ih = 0; ih < in_.height; ++ih) {
         float* out = dx + (c * in_.height + ih) * in_.width;
-        for (Index w0 = 0; w0 < in_.width; w0 += 16) {
-          const Index lanes = std::min<Index>(16, in_.width - w0);
+        for (Index w0 = 0; w0 < in_.width; w0 += kW) {
+          const Index lanes = std::min<Index>(kW, in_.width - w0);
           // One accumulator per ki (mod 4), added at the end: short dependency chains.
-          __m512 acc[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(),
-                           _mm512_setzero_ps()};
+          simd::Vec acc[4] = {simd::zero(), simd::zero(), simd::zero(), simd::zero()};
           for (Index ki = 0; ki < kernel_; ++ki) {
             const Index oh = ih + padding_ - ki;
             if (oh < 0 || oh >= ho_) continue;
@@ -107,19 +94,16 @@ void Im2Col::fold(Index c0, Index c1, float* dx) {
               const Index lo = std::max<Index>(0, -first), hi = std::min<Index>(lanes, wo_ - first);
               if (lo >= hi) continue;
               const float* row = dcols + ((c - c0) * k2 + ki * kernel_ + kj) * p_size + oh * wo_;
-              acc[ki % 4] = _mm512_add_ps(acc[ki % 4],
-                                          _mm512_maskz_loadu_ps(range_mask(lo, hi), row + first));
+              acc[ki % 4] = simd::add(acc[ki % 4], simd::load_range(row + first, lo, hi));
             }
           }
-          const __m512 sum =
-              _mm512_add_ps(_mm512_add_ps(acc[0], acc[1]), _mm512_add_ps(acc[2], acc[3]));
-          _mm512_mask_storeu_ps(out + w0, range_mask(0, lanes), sum);
+          simd::store_first(out + w0,
+                            simd::add(simd::add(acc[0], acc[1]), simd::add(acc[2], acc[3])), lanes);
         }
       }
     }
     return;
   }
-#endif
   fold_scatter(c0, c1, dx);
 }
 

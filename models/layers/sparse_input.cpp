@@ -4,43 +4,30 @@
 #include <cmath>
 
 #include "models/layers/gemm.hpp"
+#include "models/layers/simd.hpp"
 #include "sim/core/error.hpp"
-
-#if defined(__AVX512F__)
-#include <immintrin.h>
-#endif
 
 namespace dlsim::models::layers {
 namespace {
+
+using simd::Vec;
+constexpr Index kW = simd::kWidth;
 
 // Room past the density limit: one whole run or group scanned past it, plus a vector's overshoot.
 Index slack(Index features, Index samples) { return std::max(features, samples) + 16; }
 
 // The entries of a contiguous run x[0, n) (a feature's row of x^T) that differ from the
 // background: their positions and their d values, appended at index/values. Returns how many.
-// Branch-free: a data-dependent branch per pixel mispredicts about once in five pixels.
+// Branch-free: a data-dependent branch per pixel mispredicts about once in five pixels. Whole
+// vectors are stored into the slack: the lanes past `count` are overwritten by the next ones.
 Index scan_run(const float* x, Index n, float background, uint32_t* index, float* values) {
   Index count = 0;
-  Index s = 0;
-#if defined(__AVX512F__)
-  const __m512 bg = _mm512_set1_ps(background);
-  __m512i position = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  for (; s < n; s += 16) {
-    const __mmask16 valid = n - s >= 16 ? __mmask16(0xffff) : __mmask16((1u << (n - s)) - 1u);
-    const __m512 v = _mm512_maskz_loadu_ps(valid, x + s);
-    const __mmask16 differs = _mm512_mask_cmp_ps_mask(valid, v, bg, _CMP_NEQ_UQ);
-    // Compress in registers and store whole vectors (compressing stores are slow on AMD): the
-    // lanes past `count` land in the slack and are overwritten by the next ones.
-    _mm512_storeu_ps(values + count, _mm512_maskz_compress_ps(differs, _mm512_sub_ps(v, bg)));
-    _mm512_storeu_si512(index + count, _mm512_maskz_compress_epi32(differs, position));
-    count += _mm_popcnt_u32(differs);
-    position = _mm512_add_epi32(position, _mm512_set1_epi32(16));
-  }
-#endif
-  for (; s < n; ++s) {
-    index[count] = static_cast<uint32_t>(s);
-    values[count] = x[s] - background;
-    count += x[s] != background ? 1 : 0;
+  const Vec bg = simd::set1(background);
+  for (Index s = 0; s < n; s += kW) {
+    const Vec v = simd::load_first(x + s, n - s);
+    const unsigned differs = simd::differs(v, bg) & simd::first_lanes(n - s);
+    simd::compress_positions(index + count, static_cast<uint32_t>(s), differs);
+    count += simd::compress_store(values + count, simd::sub(v, bg), differs);
   }
   return count;
 }
@@ -52,71 +39,32 @@ Index scan_run(const float* x, Index n, float background, uint32_t* index, float
 Index scan_group(const float* x, Index features, Index n, float background, uint32_t* index,
                  float* values, Index& entries) {
   constexpr Index kGroup = SparseInput::kGroup;
+  static_assert(kGroup == 4, "simd::transpose4 gives the values of 4 samples per feature");
+  constexpr int kQuads = kW / 4;  // features per transposed vector
   Index count = 0;
-  Index j = 0;
-#if defined(__AVX512F__)
-  static_assert(kGroup == 4, "a group's values for four features fill one vector");
-  // Nibble q of a feature mask, spread to its four features' value lanes.
-  static constexpr uint16_t kSpread[16] = {0x0000, 0x000f, 0x00f0, 0x00ff, 0x0f00, 0x0f0f,
-                                           0x0ff0, 0x0fff, 0xf000, 0xf00f, 0xf0f0, 0xf0ff,
-                                           0xff00, 0xff0f, 0xfff0, 0xffff};
-  const __m512 bg = _mm512_set1_ps(background);
-  const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  for (; j < features; j += 16) {
-    const __mmask16 valid =
-        features - j >= 16 ? __mmask16(0xffff) : __mmask16((1u << (features - j)) - 1u);
-    __m512 d[kGroup];
-    __mmask16 any = 0;
+  const Vec bg = simd::set1(background);
+  for (Index j = 0; j < features; j += kW) {
+    Vec d[kGroup];
+    unsigned any = 0;
     for (Index k = 0; k < kGroup; ++k) {
       // Lanes past the batch or the features read as background: d = 0, not differing.
-      const __mmask16 real = k < n ? valid : __mmask16(0);
-      const __m512 v = k < n ? _mm512_mask_loadu_ps(bg, valid, x + k * features + j) : bg;
-      const __mmask16 differs = _mm512_mask_cmp_ps_mask(real, v, bg, _CMP_NEQ_UQ);
-      entries += _mm_popcnt_u32(differs);
+      Vec v = bg;
+      if (k < n) {
+        const unsigned valid = simd::first_lanes(features - j);
+        v = simd::select(valid, simd::load_first(x + k * features + j, features - j), bg);
+      }
+      const unsigned differs = simd::differs(v, bg);
+      entries += std::popcount(differs);
       any |= differs;
-      d[k] = _mm512_sub_ps(v, bg);
+      d[k] = simd::sub(v, bg);
     }
     if (any == 0) continue;  // image borders: long runs of blank features
-    // Transpose (samples, 16 features) to 16 features of 4 samples: out[q] holds features
-    // 4q .. 4q + 3. In each 128-bit lane L, u[r] gets feature 4L + r; then the lanes are gathered.
-    const __m512 t0 = _mm512_unpacklo_ps(d[0], d[1]), t1 = _mm512_unpackhi_ps(d[0], d[1]);
-    const __m512 t2 = _mm512_unpacklo_ps(d[2], d[3]), t3 = _mm512_unpackhi_ps(d[2], d[3]);
-    auto pairs = [](__m512 a, __m512 b, bool high) {
-      return _mm512_castpd_ps(high ? _mm512_unpackhi_pd(_mm512_castps_pd(a), _mm512_castps_pd(b))
-                                   : _mm512_unpacklo_pd(_mm512_castps_pd(a), _mm512_castps_pd(b)));
-    };
-    const __m512 u0 = pairs(t0, t2, false), u1 = pairs(t0, t2, true);
-    const __m512 u2 = pairs(t1, t3, false), u3 = pairs(t1, t3, true);
-    const __m512 lo01 = _mm512_shuffle_f32x4(u0, u1, _MM_SHUFFLE(1, 0, 1, 0));
-    const __m512 lo23 = _mm512_shuffle_f32x4(u2, u3, _MM_SHUFFLE(1, 0, 1, 0));
-    const __m512 hi01 = _mm512_shuffle_f32x4(u0, u1, _MM_SHUFFLE(3, 2, 3, 2));
-    const __m512 hi23 = _mm512_shuffle_f32x4(u2, u3, _MM_SHUFFLE(3, 2, 3, 2));
-    const __m512 out[4] = {_mm512_shuffle_f32x4(lo01, lo23, _MM_SHUFFLE(2, 0, 2, 0)),
-                           _mm512_shuffle_f32x4(lo01, lo23, _MM_SHUFFLE(3, 1, 3, 1)),
-                           _mm512_shuffle_f32x4(hi01, hi23, _MM_SHUFFLE(2, 0, 2, 0)),
-                           _mm512_shuffle_f32x4(hi01, hi23, _MM_SHUFFLE(3, 1, 3, 1))};
-    // Compress in registers and store whole vectors into the slack (as scan_run does).
-    _mm512_storeu_si512(index + count,
-                        _mm512_maskz_compress_epi32(
-                            any, _mm512_add_epi32(lanes, _mm512_set1_epi32(static_cast<int>(j)))));
-    for (int q = 0; q < 4; ++q) {
-      const unsigned nibble = (any >> (4 * q)) & 0xfu;
-      _mm512_storeu_ps(values + kGroup * count, _mm512_maskz_compress_ps(kSpread[nibble], out[q]));
-      count += _mm_popcnt_u32(nibble);
-    }
-  }
-#endif
-  for (; j < features; ++j) {
-    bool differs = false;
-    for (Index k = 0; k < kGroup; ++k) {
-      const float v = k < n ? x[k * features + j] : background;
-      values[kGroup * count + k] = v - background;
-      const bool lit = k < n && v != background;
-      differs |= lit;
-      entries += lit ? 1 : 0;
-    }
-    index[count] = static_cast<uint32_t>(j);
-    count += differs ? 1 : 0;
+    Vec out[kGroup];         // out[q]: kQuads features of 4 samples each
+    simd::transpose4(d, out);
+    simd::compress_positions(index + count, static_cast<uint32_t>(j), any);
+    for (int q = 0; q < 4; ++q)
+      count += simd::compress_quads(values + kGroup * count, out[q],
+                                    (any >> (kQuads * q)) & ((1u << kQuads) - 1u));
   }
   return count;
 }

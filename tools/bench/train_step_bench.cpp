@@ -1,6 +1,7 @@
 // Time per training step (forward, softmax cross-entropy, backward, optimizer) on one thread at
-// batch 32 for the three reference networks, and the FLOP rate it achieves. Compare with
-// tools/bench/train_step_torch.py run in the same session.
+// batch 32 for the reference networks and EventGraD's CNN, and the FLOP rate it achieves. Compare
+// with tools/bench/train_step_torch.py run in the same session; tools/bench/isa_compare.sh runs it
+// from builds for several instruction sets.
 //
 //   build-models/tools/bench/train_step_bench [runs=7] [name filter, e.g. lenet]
 //
@@ -22,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "models/layers/simd.hpp"
 #include "models/model.hpp"
 
 using namespace dlsim;
@@ -82,6 +84,32 @@ Dataset digit_like_data(Eigen::Index dim, uint32_t classes) {
                                ? background + static_cast<float>(rng.uniform()) / 0.3081f
                                : background;
   return d;
+}
+
+// The multiply-add peak of one core with this build's vectors (models/layers/simd.hpp), in
+// GFLOP/s: 12 independent chains, more than FMA latency x pipes on current cores. What bounds a
+// step whose time goes into products: AVX2 code cannot beat half of AVX-512's on a core whose
+// FMA units are 512 bits wide (AMD Zen 5, Intel server cores), and may match it where they are 256.
+double multiply_add_peak() {
+  namespace simd = dlsim::models::layers::simd;
+  // Operands the compiler cannot see, or it folds the equal chains into one.
+  volatile float start = 1.0f, factor = 0.9999f, term = 1e-4f;
+  simd::Vec acc[12];
+  for (int k = 0; k < 12; ++k) acc[k] = simd::set1(start + static_cast<float>(k));
+  const simd::Vec b = simd::set1(factor), c = simd::set1(term);
+  constexpr long kIterations = 20'000'000;
+  const double c0 = cpu_seconds();
+  for (long i = 0; i < kIterations; ++i)
+#pragma GCC unroll 12
+    for (auto& a : acc) a = simd::fmadd(a, b, c);
+  const double seconds = cpu_seconds() - c0;
+  simd::Vec sum = acc[0];
+  for (int k = 1; k < 12; ++k) sum = simd::add(sum, acc[k]);
+  float lanes[simd::kWidth];
+  simd::store(lanes, sum);
+  volatile float sink = lanes[0];  // keeps the chains
+  (void)sink;
+  return static_cast<double>(kIterations) * 12.0 * simd::kWidth * 2.0 / seconds * 1e-9;
 }
 
 void report(const char* net, const char* variant, const Timing& t, double flops_per_step) {
@@ -186,6 +214,9 @@ int main(int argc, char** argv) {
   std::printf("batch %ld, one thread, %d runs per variant (Eigen %d.%d.%d)\n",
               static_cast<long>(kBatch), runs, EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION,
               EIGEN_MINOR_VERSION);
+  std::printf("multiply-add peak: %.1f GFLOP/s (vectors of %d floats, %s)\n", multiply_add_peak(),
+              dlsim::models::layers::simd::kWidth,
+              dlsim::models::layers::simd::kFused ? "fused" : "not fused");
   if (wanted("mlp 784-256-10")) {
     bench_model("mlp 784-256-10", ModelSpec{MlpSpec{{256}, Activation::kRelu, {}}}, 400, runs,
                 bench_random_data(784, 10));
@@ -200,5 +231,13 @@ int main(int argc, char** argv) {
                 bench_random_data(784, 10));
   if (wanted("lenet 28x28"))
     bench_model("lenet 28x28", ModelSpec{lenet_spec()}, 8, runs, bench_random_data(784, 10));
+  if (wanted("eventgrad cnn 28x28")) {
+    // scenarios/paper/eventgrad-cnn-mnist.json's model (EventGraD's CNN-2).
+    const CnnSpec eventgrad{{LayerSpec::conv(10, 3), LayerSpec::relu(), LayerSpec::max_pool(2),
+                             LayerSpec::conv(20, 3), LayerSpec::relu(), LayerSpec::max_pool(2),
+                             LayerSpec::flatten(), LayerSpec::dense(50), LayerSpec::relu(),
+                             LayerSpec::dropout(0.5), LayerSpec::dense(10)}};
+    bench_model("eventgrad cnn 28x28", ModelSpec{eventgrad}, 40, runs, bench_random_data(784, 10));
+  }
   return 0;
 }
