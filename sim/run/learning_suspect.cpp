@@ -6,6 +6,9 @@ namespace dlsim {
 
 std::string learning_suspect(const ScenarioSpec& s) {
   const AlgorithmSpec& a = s.algorithm;
+  if (a.kind == AlgorithmKind::kNone)
+    return "check /data/partition: every agent trains alone on its own shard, and a shard of "
+           "few classes scores about its share of the test set";
   const bool compressed = a.compression.enabled();
   if (compressed && a.kind == AlgorithmKind::kDetsgrad)
     return "check /algorithm/b: a compressed consensus step (SPARQ-SGD) must be small enough "
