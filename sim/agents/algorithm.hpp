@@ -42,7 +42,8 @@ class Algorithm {
   /// (a dynamic overlay draws this iteration's graph here). Dynamic overlays run in sync mode.
   virtual void begin_round(int64_t /*k*/, SimTime /*now*/) {}
   virtual void prepare(Agent& a) = 0;
-  /// Sync mode only (an algorithm that overrides it is refused in async mode by the loader).
+  /// Sync mode only: the async driver never calls it, so the loader refuses async mode for
+  /// whatever depends on it (CHOCO; D-PSGD and gossip with order "adapt_then_combine").
   virtual void after_gradient(Agent&) {}
   virtual void communicate(Agent& a, Outbox& out) = 0;
   virtual void receive(Agent& a, const Message& m, Outbox& out) = 0;

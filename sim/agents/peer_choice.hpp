@@ -41,7 +41,7 @@ inline bool gossip_now(const Trigger& trigger, const topo::Graph& graph, Agent& 
 
 /// x as an immutable snapshot, copied on first need into a buffer of the agent's pool and shared
 /// until `cache` is reset. The pool's use counts are exact wherever gossip calls this: in sync
-/// mode prepare() runs in the parallel phase, where nobody copies or drops another agent's
+/// mode prepare() and after_gradient() run in the parallel phase, where nobody copies or drops another agent's
 /// snapshots (receivers drop them in update(), a later phase); receive() runs in the event loop;
 /// in async mode prepare(), receive() and update() all run in the event loop.
 /// With compression, the snapshot holds C(x) (naive compressed gossip).
