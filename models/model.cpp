@@ -80,7 +80,7 @@ Model Model::build(const ModelSpec& spec, const InputShape& input, RandomStream&
 uint64_t Model::architecture_hash() const { return hash_name(description_); }
 
 std::vector<TensorRange> Model::parameter_tensors() const {
-  if (network_ == nullptr) return {TensorRange{0, parameter_count_}};
+  if (network_ == nullptr) return {TensorRange{0, parameter_count_, "x"}};
   return network_->parameter_tensors();
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string>
 
 namespace dlsim::models {
 
@@ -17,6 +18,7 @@ using ParamVector = Eigen::VectorXf;
 struct TensorRange {
   Eigen::Index offset = 0;
   Eigen::Index size = 0;
+  std::string name = {};  ///< as PyTorch names it: "dense1.weight", "conv2.bias"; "x" (quadratic)
 };
 
 /// out = the mean of `vectors`, added up in the order given (float addition is not

@@ -17,7 +17,7 @@ from pathlib import Path
 DEFAULT_COLUMNS = ["accuracy_mean", "accuracy_min", "accuracy_max", "accuracy_aggregate",
                    "events", "savings"]
 INTEGER_COLUMNS = {"events", "messages", "bytes"}
-PERCENT_COLUMNS = {"savings"}
+PERCENT_COLUMNS = {"savings", "tensor_savings"}
 
 
 def fail(message):

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <iterator>
+#include <map>
+#include <string>
 
 #include "sim/core/error.hpp"
 
@@ -130,13 +132,20 @@ Index Network::activation_floats_per_sample() const {
   return floats;
 }
 
+// Named as PyTorch's Sequential modules would be by kind: the n-th layer of a kind ("dense",
+// "conv": the first word of its description) is kind + n, its tensors .weight and .bias.
 std::vector<TensorRange> Network::parameter_tensors() const {
   std::vector<TensorRange> tensors;
+  std::map<std::string, int> seen;  // layers of each kind so far
   for (size_t i = 0; i < layers_.size(); ++i) {
     const Index count = layers_[i]->parameter_count();
     const Index bias = layers_[i]->bias_count();
-    if (count > bias) tensors.push_back({offsets_[i], count - bias});
-    if (bias > 0) tensors.push_back({offsets_[i] + count - bias, bias});
+    if (count == 0) continue;
+    const std::string description = layers_[i]->describe();
+    const std::string kind = description.substr(0, description.find(' '));
+    const std::string layer = kind + std::to_string(++seen[kind]);
+    if (count > bias) tensors.push_back({offsets_[i], count - bias, layer + ".weight"});
+    if (bias > 0) tensors.push_back({offsets_[i] + count - bias, bias, layer + ".bias"});
   }
   return tensors;
 }

@@ -26,7 +26,7 @@ TensorEvents::TensorEvents(const TriggerSpec& spec) : spec_(spec), rule_(spec) {
 }
 
 void TensorEvents::start(size_t agents, std::vector<TensorRange> layout, Eigen::Index size) {
-  if (layout.empty()) layout.push_back({0, size});
+  if (layout.empty()) layout.push_back({0, size, "parameters"});
   Eigen::Index next = 0;
   for (const TensorRange& r : layout) {
     DLSIM_CHECK(r.offset == next && r.size > 0, "tensor at {} of {} does not follow {}", r.offset,

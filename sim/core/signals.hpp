@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "sim/core/ids.hpp"
 #include "sim/core/time.hpp"
@@ -27,6 +28,10 @@ enum class BufferDiscard : uint8_t {
   kSuperseded,  ///< a newer message to the same destination took its place ("coalesce")
   kDropped,     ///< refused ("drop")
 };
+
+/// Whether a message's tensors start travelling, or stop: a newer message superseded the waiting
+/// message that carried them (network.when_full "coalesce").
+enum class TensorSend : uint8_t { kSent, kWithdrawn };
 
 /// What overloaded a link: the directed link from -> to, or (to == from) from's NIC uplink.
 struct LinkOverload {
@@ -56,6 +61,13 @@ class SignalListener {
   /// a full send buffer discarded).
   virtual void message_compressed(AgentId /*from*/, uint64_t /*uncompressed_bytes*/,
                                   uint64_t /*wire_payload_bytes*/) {}
+  /// The message `from` offered carries model tensors: those listed in `tensors` (indices into
+  /// the model's tensor list, in its order), or every tensor when `tensors` is null. Emitted once
+  /// the network took the message (on the wire or waiting in a send buffer; not when a full
+  /// buffer refused it), and with kWithdrawn for a waiting one a newer message superseded.
+  /// Requests, all-reduce chunks and churn's rejoin models carry no tensors in this sense.
+  virtual void tensors_sent(AgentId /*from*/, const std::vector<uint32_t>* /*tensors*/,
+                            TensorSend /*how*/) {}
   /// A message will not arrive; it was counted as sent before.
   virtual void message_dropped(const MessageSignal&, DropReason) {}
   /// A message offered at m.time never entered the wire: its send buffer was full. Not counted

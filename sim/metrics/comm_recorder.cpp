@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 
 namespace dlsim {
@@ -15,7 +16,32 @@ NodeTraffic& NodeTraffic::operator+=(const NodeTraffic& other) {
   superseded += other.superseded;
   buffer_dropped += other.buffer_dropped;
   blocked += other.blocked;
+  model_messages += other.model_messages;
+  tensor_sends += other.tensor_sends;
   return *this;
+}
+
+CommRecorder::CommRecorder(uint32_t nodes, std::vector<std::string> tensor_names)
+    : nodes_(nodes), online_(nodes, 1), tensor_names_(std::move(tensor_names)),
+      tensor_sends_(tensor_names_.size(), 0) {}
+
+// A withdrawn message adds its counts back with the opposite sign (unsigned wrap-around is exact).
+void CommRecorder::tensors_sent(AgentId from, const std::vector<uint32_t>* tensors,
+                                TensorSend how) {
+  const uint64_t one = how == TensorSend::kSent ? 1 : ~uint64_t{0};  // +1 or -1
+  NodeTraffic& n = nodes_[from.value];
+  n.model_messages += one;
+  if (!tensors) {
+    n.tensor_sends += one * tensor_sends_.size();
+    for (uint64_t& count : tensor_sends_) count += one;
+    return;
+  }
+  n.tensor_sends += one * tensors->size();
+  for (const uint32_t p : *tensors) {
+    DLSIM_CHECK(p < tensor_sends_.size(), "agent {} sent tensor {} of a model with {}", from.value,
+                p, tensor_sends_.size());
+    tensor_sends_[p] += one;
+  }
 }
 
 NodeTraffic CommRecorder::total() const {

@@ -1,5 +1,6 @@
 // Counts the communication signals of a run per network node (agents, then any service node such
-// as EASGD's server): events, and messages and bytes sent, received and dropped. Evaluation
+// as EASGD's server): events, messages and bytes sent, received and dropped, and the sends of each
+// model tensor (EventGraD's unit of communication). Evaluation
 // points and summary.json read their communication numbers here, never from the world.
 #pragma once
 
@@ -26,14 +27,17 @@ struct NodeTraffic {
   TrafficCount superseded;      ///< offered, then replaced in a full send buffer by a newer one
   TrafficCount buffer_dropped;  ///< offered and refused by a full send buffer
   SimTime blocked;              ///< time the node's steps waited for room in its send buffers
+  uint64_t model_messages = 0;  ///< messages offered that carried model tensors (tensors_sent)
+  uint64_t tensor_sends = 0;    ///< the tensors those messages carried, summed
 
   NodeTraffic& operator+=(const NodeTraffic& other);
 };
 
 class CommRecorder final : public SignalListener {
  public:
-  /// nodes: every node of the physical network that can send or receive.
-  explicit CommRecorder(uint32_t nodes) : nodes_(nodes), online_(nodes, 1) {}
+  /// nodes: every node of the physical network that can send or receive; tensor_names: the
+  /// model's tensors in order (non-empty; one name when the model is one tensor).
+  explicit CommRecorder(uint32_t nodes, std::vector<std::string> tensor_names = {"parameters"});
 
   void message_sent(const MessageSignal& m) override {
     nodes_[m.from.value].sent.add(m.wire_bytes);
@@ -41,6 +45,7 @@ class CommRecorder final : public SignalListener {
   void message_compressed(AgentId from, uint64_t uncompressed, uint64_t wire) override {
     nodes_[from.value].bytes_saved += uncompressed - wire;
   }
+  void tensors_sent(AgentId from, const std::vector<uint32_t>* tensors, TensorSend how) override;
   void message_dropped(const MessageSignal& m, DropReason why) override {
     nodes_[m.from.value].dropped.add(m.wire_bytes);
     ++dropped_by_reason_[static_cast<size_t>(why)];
@@ -80,6 +85,9 @@ class CommRecorder final : public SignalListener {
   uint64_t rounds_sat_out() const { return rounds_sat_out_; }
   /// Whether the node is online now (every node is until an agent_online signal says otherwise).
   bool online(AgentId id) const { return online_[id.value] != 0; }
+  /// The model's tensors, and how many messages carried each so far (all nodes), in that order.
+  const std::vector<std::string>& tensor_names() const { return tensor_names_; }
+  const std::vector<uint64_t>& tensor_sends() const { return tensor_sends_; }
   /// The most bytes waiting in all send buffers at once (offered, not yet on the wire).
   uint64_t peak_queued_bytes() const { return peak_queued_bytes_; }
   /// One line naming the most loaded of the links that were overloaded for a long stretch, or
@@ -96,6 +104,7 @@ class CommRecorder final : public SignalListener {
     out.put(dropped_by_reason_);
     out.put_vector(online_);
     out.put(rounds_sat_out_);
+    out.put_vector(tensor_sends_);
   }
   void load(StateReader& in) {
     std::vector<NodeTraffic> nodes = in.get_vector<NodeTraffic>();
@@ -110,6 +119,9 @@ class CommRecorder final : public SignalListener {
     if (online.size() != online_.size()) in.fail("another number of network nodes");
     online_ = std::move(online);
     rounds_sat_out_ = in.get<uint64_t>();
+    std::vector<uint64_t> tensor_sends = in.get_vector<uint64_t>();
+    if (tensor_sends.size() != tensor_sends_.size()) in.fail("another number of model tensors");
+    tensor_sends_ = std::move(tensor_sends);
   }
 
  private:
@@ -121,6 +133,8 @@ class CommRecorder final : public SignalListener {
   std::array<uint64_t, kDropReasonCount> dropped_by_reason_{};  // indexed by DropReason
   std::vector<uint8_t> online_;                  // per node
   uint64_t rounds_sat_out_ = 0;
+  std::vector<std::string> tensor_names_;
+  std::vector<uint64_t> tensor_sends_;  // per tensor
 };
 
 }  // namespace dlsim

@@ -38,6 +38,7 @@ void Evaluator::evaluate(ThreadPool& pool, const EvalInput& in, const CommRecord
     out.agents[i].events = c.events;
     out.agents[i].messages_sent = c.sent.messages;
     out.agents[i].bytes_sent = c.sent.bytes;
+    out.agents[i].tensor_sends = c.tensor_sends;
     out.agents[i].online = comm.online(agents[i].id);
   }
   // The averaged model and the consensus distance are those of the online agents (churn), or of
@@ -70,6 +71,7 @@ void Evaluator::evaluate(ThreadPool& pool, const EvalInput& in, const CommRecord
     const NodeTraffic& c = comm.node(in.center_node);
     center.messages_sent = c.sent.messages;
     center.bytes_sent = c.sent.bytes;
+    center.tensor_sends = c.tensor_sends;
   }
 }
 

@@ -29,6 +29,7 @@ struct AgentPoint {
   uint64_t events = 0;         // trigger firings so far
   uint64_t messages_sent = 0;  // so far; bytes are wire bytes (payload + header)
   uint64_t bytes_sent = 0;
+  uint64_t tensor_sends = 0;   // so far: the model tensors its messages carried, summed
   bool online = true;          // churn: online at this point
 };
 

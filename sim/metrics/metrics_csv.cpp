@@ -25,7 +25,7 @@ MetricsCsv::MetricsCsv(const std::string& path)
         fmt::format("{}: cannot create the file: {}", path, std::strerror(errno)));
   fmt::print(file_,
              "iteration,time_s,agent,test_loss,test_accuracy,distance_to_optimum,events,"
-             "messages_sent,bytes_sent,consensus_distance,online\n");
+             "messages_sent,bytes_sent,consensus_distance,online,tensor_sends\n");
 }
 
 MetricsCsv::MetricsCsv(const std::string& path, uint64_t size) : path_(path) {
@@ -60,9 +60,9 @@ void MetricsCsv::write(const EvalPoint& p) {
   const std::string consensus = cell(p.consensus_distance);
   // online: 1 or 0 per agent, the number online on the "avg" row, empty for a centre model.
   auto row = [&](const std::string& agent, const AgentPoint& a, const std::string& online) {
-    fmt::print(file_, "{},{},{},{},{},{},{},{},{},{},{}\n", p.iteration, time, agent,
+    fmt::print(file_, "{},{},{},{},{},{},{},{},{},{},{},{}\n", p.iteration, time, agent,
                cell(a.score.loss), cell(a.score.accuracy), cell(a.score.optimum_distance), a.events,
-               a.messages_sent, a.bytes_sent, consensus, online);
+               a.messages_sent, a.bytes_sent, consensus, online, a.tensor_sends);
   };
   AgentPoint avg{p.aggregate};  // the averaged model, with every agent's counters summed
   size_t online = 0;
@@ -72,6 +72,7 @@ void MetricsCsv::write(const EvalPoint& p) {
     avg.events += a.events;
     avg.messages_sent += a.messages_sent;
     avg.bytes_sent += a.bytes_sent;
+    avg.tensor_sends += a.tensor_sends;
     online += a.online ? 1 : 0;
   }
   row("avg", avg, std::to_string(online));

@@ -57,6 +57,24 @@ json final_section(bool quadratic, const EvalPoint& p) {
   return f;
 }
 
+// EventGraD's savings in tensor sends, 1 - sends / (neighbours x tensors x agents x iterations),
+// with "neighbours" read as the messages that carry tensors per event (docs/algorithms.md,
+// "Per-tensor send counts"): 1 - (sends / (tensors x model messages)) x (events / decisions).
+// Null when no message carried tensors (all-reduce, no communication).
+json tensor_savings(const NodeTraffic& total, size_t tensors, double decisions) {
+  if (total.model_messages == 0 || total.events == 0 || decisions <= 0) return nullptr;
+  const double per_message = static_cast<double>(total.tensor_sends) /
+                             (static_cast<double>(tensors) * static_cast<double>(total.model_messages));
+  return 1.0 - per_message * static_cast<double>(total.events) / decisions;
+}
+
+json tensor_sends(const CommRecorder& comm) {
+  json by_name = json::object();
+  for (size_t p = 0; p < comm.tensor_names().size(); ++p)
+    by_name[comm.tensor_names()[p]] = comm.tensor_sends()[p];
+  return by_name;
+}
+
 }  // namespace
 
 json make_summary(const RunFacts& facts, const CommRecorder& comm, const EvalPoint* last) {
@@ -94,7 +112,10 @@ json make_summary(const RunFacts& facts, const CommRecorder& comm, const EvalPoi
                                         {"peak_queued_bytes", comm.peak_queued_bytes()},
                                         {"blocked_s", total.blocked.seconds()},
                                         {"blocked_s_per_agent", blocked_per_agent}}},
-                      {"savings", facts.decisions > 0 ? 1.0 - events / facts.decisions : 0.0}}},
+                      {"savings", facts.decisions > 0 ? 1.0 - events / facts.decisions : 0.0},
+                      {"tensor_sends", tensor_sends(comm)},
+                      {"tensor_savings",
+                       tensor_savings(total, comm.tensor_names().size(), facts.decisions)}}},
             {"time", {{"simulated_s", facts.simulated.seconds()},
                       {"wall_s", t.wall_s},
                       {"build_s", t.build_s},

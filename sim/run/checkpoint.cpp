@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[8] = {'D', 'L', 'S', 'I', 'M', 'C', 'K', 'P'};
-constexpr uint32_t kFormat = 1;
+constexpr uint32_t kFormat = 2;  // 2: per-tensor send counts
 // Section tags: a reader out of step with the writer stops at the next one.
 constexpr uint32_t kRunPart = 0x52554e31, kSimPart = 0x53494d31, kNetworkPart = 0x4e455431,
                    kMessagesPart = 0x4d534731, kAgentsPart = 0x41474e31,

@@ -103,6 +103,15 @@ void check_final_parameters(const World& world, RunOutcome& outcome) {
   }
 }
 
+// The model's tensors by name, for the per-tensor send counts; one when the model is one tensor.
+std::vector<std::string> tensor_names(const World& world) {
+  std::vector<std::string> names;
+  for (const TensorRange& t : world.agents.front().learner->parameter_tensors())
+    names.push_back(t.name.empty() ? fmt::format("tensor{}", names.size()) : t.name);
+  if (names.empty()) names.emplace_back("parameters");
+  return names;
+}
+
 uint64_t final_fingerprint(const World& world) {
   Fingerprint f = world.sim.fingerprint();
   auto add = [&](const ParamVector& x) {
@@ -221,7 +230,7 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   if (!resuming) folder.write_text("scenario.json", scenario_to_json(spec).dump(2) + "\n");
 
   // The recorders: the network and the algorithm's events report to `comm`.
-  CommRecorder comm(world->network->graph().node_count());
+  CommRecorder comm(world->network->graph().node_count(), tensor_names(*world));
   world->network->set_listener(comm);
   Swarm swarm(world->sim, *world->network, *world->algorithm, world->agents, comm);
   swarm.set_churn(world->churn.get());

@@ -2,11 +2,27 @@
 
 namespace dlsim {
 
+namespace {
+
+// Whether m carries model tensors for the per-tensor counts (signals.hpp, tensors_sent): a model,
+// a part of one or a compressed change, sent by an algorithm (a rejoin model is churn's; requests
+// and all-reduce chunks carry neither).
+bool carries_tensors(const Message& m) {
+  return (m.params || m.delta) && m.kind != MessageKind::kRejoinModel;
+}
+
+}  // namespace
+
 void Swarm::send(Message m) {
   const SendResult r = network_.offer(sim_, m.from, m.to, m.size_bytes, m.buffering);
   if (r.outcome == SendOutcome::kDropped) return;
   if (r.outcome == SendOutcome::kSent && m.uncompressed_bytes != 0)
     listener_.message_compressed(m.from, m.uncompressed_bytes, m.size_bytes);
+  if (r.outcome == SendOutcome::kSuperseded && carries_tensors(in_flight_[r.slot])) {
+    const Message& old = in_flight_[r.slot];
+    listener_.tensors_sent(old.from, old.parts.get(), TensorSend::kWithdrawn);
+  }
+  if (carries_tensors(m)) listener_.tensors_sent(m.from, m.parts.get(), TensorSend::kSent);
   if (!network_.in_flight(r.slot)) return;  // lost on its first link: nothing to keep
   if (r.slot >= in_flight_.size()) in_flight_.resize(r.slot + 1);
   in_flight_[r.slot] = std::move(m);  // a superseded message's content is replaced

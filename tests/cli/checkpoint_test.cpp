@@ -92,8 +92,14 @@ std::string fingerprint(const fs::path& run) {
   return json::parse(read_text(run / "summary.json"))["fingerprint"];
 }
 
+// summary.json's communication counts (all simulated: the same for a resumed run).
+json comm_counts(const fs::path& run) {
+  return json::parse(read_text(run / "summary.json"))["comm"];
+}
+
 // Kills `dlsim run SCENARIO ARGS --checkpoint-every 5` at random moments and starts it again
-// until it finishes; checks its fingerprint and metrics.csv against an uninterrupted run.
+// until it finishes; checks its fingerprint, communication counts and metrics.csv against an
+// uninterrupted run.
 void check_survives_kills(const std::string& name, const std::vector<std::string>& args) {
   const fs::path reference = scratch(name + "-reference");
   std::vector<std::string> command{"run", smoke(name), "--quiet"};
@@ -145,6 +151,7 @@ void check_survives_kills(const std::string& name, const std::vector<std::string
                << " restarts");
   CHECK(resumes > 0);  // the test did what it says
   CHECK(fingerprint(out) == fingerprint(reference));
+  CHECK(comm_counts(out) == comm_counts(reference));
   CHECK(read_text(out / "metrics.csv") == read_text(reference / "metrics.csv"));
   CHECK_FALSE(fs::exists(out / dlsim::kCheckpointName));
   CHECK_FALSE(fs::exists(out.string() + ".tmp"));

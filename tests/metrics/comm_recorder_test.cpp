@@ -25,3 +25,23 @@ TEST_CASE("the communication recorder counts each signal for the node it belongs
   CHECK(all.sent == TrafficCount{2, 140});
   CHECK(comm.events() == 3);  // the running count equals the sum
 }
+
+TEST_CASE("tensor sends: a listed message adds its tensors, a whole model every tensor") {
+  CommRecorder comm(2, {"dense1.weight", "dense1.bias", "dense2.weight"});
+  const std::vector<uint32_t> first_two = {0, 1};
+  comm.tensors_sent(AgentId{0}, &first_two, TensorSend::kSent);
+  comm.tensors_sent(AgentId{0}, nullptr, TensorSend::kSent);  // the whole model
+  comm.tensors_sent(AgentId{1}, nullptr, TensorSend::kSent);
+  CHECK(comm.tensor_sends() == std::vector<uint64_t>{3, 3, 2});
+  CHECK(comm.node(AgentId{0}).model_messages == 2);
+  CHECK(comm.node(AgentId{0}).tensor_sends == 5);
+  CHECK(comm.total().tensor_sends == 8);
+  // A superseded message withdraws exactly what it added.
+  comm.tensors_sent(AgentId{0}, &first_two, TensorSend::kWithdrawn);
+  comm.tensors_sent(AgentId{1}, nullptr, TensorSend::kWithdrawn);
+  CHECK(comm.tensor_sends() == std::vector<uint64_t>{1, 1, 1});
+  CHECK(comm.node(AgentId{0}).model_messages == 1);
+  CHECK(comm.node(AgentId{0}).tensor_sends == 3);
+  CHECK(comm.node(AgentId{1}).model_messages == 0);
+  CHECK(comm.node(AgentId{1}).tensor_sends == 0);
+}

@@ -56,6 +56,17 @@ TEST_CASE("the parameter tensors are each layer's weights then its bias, tiling 
   CHECK(quadratic.parameter_tensors()[0].size == 7);
 }
 
+TEST_CASE("parameter tensors are named by layer kind and number, weight then bias") {
+  std::vector<std::string> names;
+  for (const TensorRange& t : build(ModelSpec{lenet_spec()}).parameter_tensors())
+    names.push_back(t.name);
+  CHECK(names == std::vector<std::string>{"conv1.weight", "conv1.bias", "conv2.weight",
+                                          "conv2.bias", "dense1.weight", "dense1.bias",
+                                          "dense2.weight", "dense2.bias"});
+  RandomStream rng(1, "model", 0);
+  CHECK(Model::build(ModelSpec{QuadraticSpec{7}}, kMnist, rng).parameter_tensors()[0].name == "x");
+}
+
 TEST_CASE("FLOPs per sample of MLP 784-256-10") {
   const Model m = build(ModelSpec{MlpSpec{{256}, Activation::kRelu, {}}});
   // Forward: 2*784*256 + 256 (dense), 256 (relu), 2*256*10 + 10 (dense) = 407050.

@@ -68,10 +68,14 @@ TEST_CASE("coalescing keeps the newest copy: the receiver ends with the sender's
   CHECK(r.agent0.sent.messages + r.agent0.superseded.messages == r.agent0.events);
   CHECK(r.agent0.events == 50);
   CHECK(r.holds_latest);
+  // Tensor sends count what travelled: a superseded copy withdrew its model (one tensor here).
+  CHECK(r.agent0.model_messages == r.agent0.sent.messages);
+  CHECK(r.agent0.tensor_sends == r.agent0.sent.messages);
   // Dropping instead keeps the older copies waiting: the last broadcast never leaves.
   const Run dropped = run_pair(buffer_of(2, WhenFull::kDrop), 50, SimTime::from_ms(1));
   CHECK(dropped.agent0.buffer_dropped.messages == r.agent0.superseded.messages);
   CHECK_FALSE(dropped.holds_latest);
+  CHECK(dropped.agent0.tensor_sends == dropped.agent0.sent.messages);  // refused: never counted
   CHECK(dropped.end == r.end);  // neither delays the agents
   CHECK(r.end == SimTime::from_ms(50));
 }
