@@ -22,7 +22,8 @@ def parse_args(argv):
         description="Plot a dlsim run folder or sweep folder (PNG and SVG by default).")
     p.add_argument("out", metavar="OUT", help="run folder (metrics.csv) or sweep folder "
                    "(sweep.csv and runs/<id>/)")
-    p.add_argument("--comm", choices=["events", "messages", "bytes"], default="events",
+    p.add_argument("--comm", choices=["events", "messages", "bytes", "tensor_sends"],
+                   default="events",
                    help="communication measure on the x axis of the sweep's figures and of a "
                    "run's accuracy against communication (default events)")
     p.add_argument("--accuracy", choices=["mean", "min", "aggregate"], default="mean",
@@ -55,7 +56,7 @@ def load(out, args):
     if os.path.isfile(os.path.join(out, "sweep.csv")):
         return "sweep", sweep_data.Sweep(out, args)
     if os.path.isfile(os.path.join(out, "metrics.csv")):
-        return "run", run_data.load(out)
+        return "run", run_data.load(out, run_data.COMM_COLUMNS[args.comm])
     raise InputError(f"{out}: neither metrics.csv (a run) nor sweep.csv (a sweep)")
 
 

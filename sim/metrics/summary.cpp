@@ -68,7 +68,7 @@ json tensor_savings(const NodeTraffic& total, size_t tensors, double decisions) 
   return 1.0 - per_message * static_cast<double>(total.events) / decisions;
 }
 
-json tensor_sends(const CommRecorder& comm) {
+json tensor_sends_by_name(const CommRecorder& comm) {
   json by_name = json::object();
   for (size_t p = 0; p < comm.tensor_names().size(); ++p)
     by_name[comm.tensor_names()[p]] = comm.tensor_sends()[p];
@@ -113,7 +113,8 @@ json make_summary(const RunFacts& facts, const CommRecorder& comm, const EvalPoi
                                         {"blocked_s", total.blocked.seconds()},
                                         {"blocked_s_per_agent", blocked_per_agent}}},
                       {"savings", facts.decisions > 0 ? 1.0 - events / facts.decisions : 0.0},
-                      {"tensor_sends", tensor_sends(comm)},
+                      {"tensor_sends", total.tensor_sends},
+                      {"tensor_sends_by_name", tensor_sends_by_name(comm)},
                       {"tensor_savings",
                        tensor_savings(total, comm.tensor_names().size(), facts.decisions)}}},
             {"time", {{"simulated_s", facts.simulated.seconds()},

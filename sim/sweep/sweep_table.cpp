@@ -30,6 +30,7 @@ constexpr SummaryColumn kColumns[] = {
     {"messages", "/comm/messages"},
     {"bytes", "/comm/bytes"},
     {"savings", "/comm/savings"},
+    {"tensor_sends", "/comm/tensor_sends"},
     {"tensor_savings", "/comm/tensor_savings"},
     {"simulated_s", "/time/simulated_s"},
     {"wall_s", "/time/wall_s"},

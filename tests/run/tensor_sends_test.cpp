@@ -47,7 +47,8 @@ TEST_CASE("EventGraD's tensor sends by hand: both tensors at k = 0, the crossing
   facts.agents = 2;
   facts.decisions = 4;
   const nlohmann::json s = make_summary(facts, comm, nullptr);
-  CHECK(s["comm"]["tensor_sends"] == nlohmann::json{{"fc.weight", 4}, {"fc.bias", 2}});
+  CHECK(s["comm"]["tensor_sends"] == 6);
+  CHECK(s["comm"]["tensor_sends_by_name"] == nlohmann::json{{"fc.weight", 4}, {"fc.bias", 2}});
   CHECK(s["comm"]["tensor_savings"].get<double>() == doctest::Approx(0.25));
   CHECK(s["comm"]["savings"].get<double>() == 0.0);  // every decision was an event
 }

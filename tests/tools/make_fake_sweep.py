@@ -40,9 +40,10 @@ def write_json(path, value):
 
 
 def write_run(folder, name="fake-run", agents=4, iterations=60, eval_every=20, v0=0.1, seed=1,
-              quadratic=False, center=False):
-    """A synthetic run folder (with EASGD-like `center` rows when asked); returns its summary's
-    fields as sweep.csv cells by column."""
+              quadratic=False, center=False, tensor_sends=False):
+    """A synthetic run folder (with EASGD-like `center` rows, and a tensor_sends column of three
+    tensors per message, when asked); returns its summary's fields as sweep.csv cells by
+    column."""
     os.makedirs(folder, exist_ok=True)
     rate = 1.0 / (1.0 + 10 * v0)  # share of iterations on which a trigger fires
     rows, points = [], list(range(0, iterations, eval_every)) + [iterations]
@@ -56,10 +57,11 @@ def write_run(folder, name="fake-run", agents=4, iterations=60, eval_every=20, v
             dist = 5 * math.exp(-it / 15) + 0.1 * v0 if quadratic else None
             events = k * round(rate * it)
             rows.append([it, it * 0.003, a, 2.3 * (1 - progress) + 0.1, acc, dist, events,
-                         2 * events, 2 * events * 120, 0.5 * v0 * progress + 1e-3 * it])
+                         2 * events, 2 * events * 120, 0.5 * v0 * progress + 1e-3 * it]
+                        + ([6 * events] if tensor_sends else []))
     with open(os.path.join(folder, "metrics.csv"), "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
-        w.writerow(METRIC_HEADER)
+        w.writerow(METRIC_HEADER + (["tensor_sends"] if tensor_sends else []))
         w.writerows([[cell(v) for v in r] for r in rows])
     last = [r for r in rows if r[0] == iterations]
     accs = [r[4] for r in last if r[2].isdigit()]

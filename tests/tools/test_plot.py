@@ -116,6 +116,23 @@ class PlotTest(unittest.TestCase):
                             "consensus_vs_iteration"],
                             formats=("png",))
 
+    def test_tensor_sends_axis_reads_its_column_and_names_it_when_missing(self):
+        folder = os.path.join(self.tmp, "tensors")
+        make_fake_sweep.write_run(folder, name="tiny-tensors", agents=3, tensor_sends=True)
+        r = plot(folder, "--comm", "tensor_sends", "--format", "svg", "--no-report")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assert_figures(os.path.join(folder, "plots"), ["accuracy_vs_iteration",
+                            "accuracy_vs_tensor_sends", "accuracy_vs_time", "events_vs_time",
+                            "consensus_vs_iteration"], formats=("svg",), report=False)
+        with open(os.path.join(folder, "plots", "accuracy_vs_tensor_sends.svg"),
+                  encoding="utf-8") as f:
+            self.assertIn("tensor sends", f.read())
+        # A metrics.csv from before the column: one line naming it, no plot.
+        older = os.path.join(self.tmp, "no-tensor-plots")
+        self.assert_input_error(plot(self.run_dir, "--comm", "tensor_sends", "-o", older),
+                                "metrics.csv", "tensor_sends")
+        self.assertFalse(os.path.exists(older))
+
     def test_quadratic_run_plots_loss_and_distance_instead_of_accuracy(self):
         r = finish(self.jobs["quad"])
         self.assertEqual(r.returncode, 0, r.stderr)

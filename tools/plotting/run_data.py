@@ -9,7 +9,10 @@ from .readers import InputError, is_number, read_csv, read_json, scenario_name
 METRIC_COLUMNS = ["iteration", "time_s", "agent", "test_loss", "test_accuracy", "events",
                   "consensus_distance"]
 NUMERIC = ["iteration", "time_s", "test_loss", "test_accuracy", "distance_to_optimum", "events",
-           "messages_sent", "bytes_sent", "consensus_distance"]
+           "messages_sent", "bytes_sent", "consensus_distance", "tensor_sends"]
+# --comm's choices -> the metrics.csv column that counts them
+COMM_COLUMNS = {"events": "events", "messages": "messages_sent", "bytes": "bytes_sent",
+                "tensor_sends": "tensor_sends"}
 MAX_INDIVIDUAL = 10  # more agents than this are drawn as a min-max band and their mean
 
 
@@ -51,10 +54,12 @@ class RunData:
                 for a, r in zip(self.avg[col], self.agent[col])]
 
 
-def load(folder):
-    """RunData and figure title (scenario name, and where it diverged) of a run folder."""
+def load(folder, comm_col="events"):
+    """RunData and figure title (scenario name, and where it diverged) of a run folder whose
+    metrics.csv has comm_col besides the usual columns."""
     path = os.path.join(folder, "metrics.csv")
-    header, rows = read_csv(path, METRIC_COLUMNS)
+    header, rows = read_csv(path, METRIC_COLUMNS + [c for c in [comm_col]
+                                                    if c not in METRIC_COLUMNS])
     data = RunData(path, rows, header)
     summary = read_json(os.path.join(folder, "summary.json"), required=False)
     title = scenario_name(folder, os.path.basename(os.path.normpath(folder)))

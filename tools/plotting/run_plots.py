@@ -18,7 +18,9 @@ LABELS = {
 
 COMM = {"events": ("events", "events (broadcasts, all agents, so far)"),
         "messages": ("messages_sent", "messages sent (all agents, so far)"),
-        "bytes": ("bytes_sent", "data sent ({unit}, all agents, so far)")}
+        "bytes": ("bytes_sent", "data sent ({unit}, all agents, so far)"),
+        "tensor_sends": ("tensor_sends", "tensor sends (layer weights or biases, all agents, "
+                         "so far)")}
 
 
 def _x(data, col):
@@ -26,7 +28,7 @@ def _x(data, col):
     counters; bytes in kB, MB or GB), or simulated time in ms, s or h by its range."""
     if col == "iteration":
         return data.points, "iteration"
-    if col in ("events", "messages_sent", "bytes_sent"):
+    if col in ("events", "messages_sent", "bytes_sent", "tensor_sends"):
         total = data.per_point(col)
         label = next(text for c, text in COMM.values() if c == col)
         end = max(common.finite(total), default=0)

@@ -19,6 +19,7 @@ COMM_LABELS = {
     "events": "events (broadcasts, all agents)",
     "messages": "messages sent (all agents)",
     "bytes": "data sent ({unit}, all agents, with headers)",
+    "tensor_sends": "tensor sends (layer weights or biases, all agents)",
 }
 
 
@@ -52,7 +53,7 @@ class Sweep:
 
     def __init__(self, folder, args):
         path = os.path.join(folder, "sweep.csv")
-        header, rows = read_csv(path, REQUIRED)
+        header, rows = read_csv(path, REQUIRED + [c for c in [args.comm] if c not in REQUIRED])
         self.keys = [h for h in header if h.startswith("/")]
         if args.along is not None and args.along not in self.keys:
             varied = ", ".join(self.keys) or "none"
