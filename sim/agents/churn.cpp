@@ -54,6 +54,13 @@ void Churn::begin_round(SimTime now) {
   }
 }
 
+void Churn::begin_iteration(uint32_t i, SimTime now) {
+  online_count_ -= online_[i];
+  was_online_[i] = online_[i];
+  online_[i] = spec_.kind == ChurnKind::kTrace ? trace_online(i, now) : markov_online(i, now);
+  online_count_ += online_[i];
+}
+
 void Churn::save(StateWriter& out) const {
   out.put_vector(online_);
   out.put_vector(was_online_);

@@ -1,5 +1,5 @@
 // Agents that leave and come back (docs/algorithms.md, "Churn"): who is online in each sync
-// round. A trace gives each agent's offline intervals; a Markov model alternates exponential
+// round, or at each async agent's iteration start. A trace gives each agent's offline intervals; a Markov model alternates exponential
 // online and offline durations per agent, drawn lazily from the stream (seed, "churn", agent) as
 // the rounds advance, so memory stays one state per agent however long the run. An agent is
 // online for a whole round when it is online at the round's start.
@@ -40,6 +40,9 @@ class Churn {
 
   /// Sets who is online for the round starting at `now` (non-decreasing over calls).
   void begin_round(SimTime now);
+  /// Async mode: sets whether `agent` is online for its iteration starting at `now`
+  /// (non-decreasing over the agent's calls); the others are left as they are.
+  void begin_iteration(uint32_t agent, SimTime now);
   bool online(uint32_t agent) const { return online_[agent] != 0; }
   /// Online this round after being offline in the previous one.
   bool returned(uint32_t agent) const { return online_[agent] && !was_online_[agent]; }

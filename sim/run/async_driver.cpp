@@ -33,7 +33,7 @@ class AsyncRun {
   AsyncRun(Swarm& swarm, ThreadPool& pool, const DriverConfig& config, RunObserver& observer)
       : swarm_(swarm), pool_(pool), config_(config), observer_(observer),
         agents_(swarm.agents()), started_(agents_.size(), 0), pending_(agents_.size(), 0),
-        at_minimum_(agents_.size()) {}
+        computing_(agents_.size(), 0), at_minimum_(agents_.size()) {}
 
   RunOutcome run() {
     if (config_.iterations == 0) return outcome_;
@@ -80,10 +80,11 @@ class AsyncRun {
   void save(StateWriter& out) const {
     out.section(kAsyncState);
     out.put_vector(started_);
+    out.put_vector(computing_);
     out.put<uint64_t>(at_minimum_);
     out.put(completed_);
     for (size_t i = 0; i < agents_.size(); ++i)
-      if (started_[i]) save_params(agents_[i].g, out);
+      if (computing_[i]) save_params(agents_[i].g, out);
   }
 
   void load(StateReader& in) {
@@ -91,12 +92,15 @@ class AsyncRun {
     std::vector<char> started = in.get_vector<char>();
     if (started.size() != started_.size()) in.fail("another number of agents");
     started_ = std::move(started);
+    std::vector<char> computing = in.get_vector<char>();
+    if (computing.size() != computing_.size()) in.fail("another number of agents");
+    computing_ = std::move(computing);
     at_minimum_ = static_cast<size_t>(in.get<uint64_t>());
     completed_ = in.get<int64_t>();
     if (completed_ != config_.resume_iterations) in.fail("iterations out of step");
     outcome_.iterations_done = completed_;
     for (size_t i = 0; i < agents_.size(); ++i)
-      if (started_[i]) load_params(agents_[i].g, in);
+      if (computing_[i]) load_params(agents_[i].g, in);
     in.finish();
   }
 
@@ -119,9 +123,14 @@ class AsyncRun {
     const uint32_t i = a.id.value;
     if (started_[i] && !finish_iteration(a)) return;
     started_[i] = 1;
-    swarm_.algorithm().prepare(a);
-    swarm_.algorithm().communicate(a, swarm_);
-    pending_[i] = 1;
+    // Churn: an agent offline at its iteration's start lets the iteration pass without a step
+    // (its clock still advances by its compute time, as a sync round does).
+    computing_[i] = swarm_.begin_iteration(a.id) ? 1 : 0;
+    if (computing_[i]) {
+      swarm_.algorithm().prepare(a);
+      swarm_.algorithm().communicate(a, swarm_);
+      pending_[i] = 1;
+    }
     // A full send buffer in "block" mode holds the agent before it computes its next step
     // (under maxmin until a kSenderReady event: ready_at() is then SimTime::max()).
     const SimTime ready = swarm_.ready_at(a.id);
@@ -137,8 +146,9 @@ class AsyncRun {
       swarm_.sim().stop();
       return false;
     }
-    timed(config_.timings, &DriverTimings::updates_s, &outside_events_s_,
-          [&] { swarm_.algorithm().update(a); });
+    if (computing_[a.id.value])
+      timed(config_.timings, &DriverTimings::updates_s, &outside_events_s_,
+            [&] { swarm_.algorithm().update(a); });
     if (a.iteration++ == completed_) --at_minimum_;
     while (at_minimum_ == 0 && completed_ < config_.iterations) {
       // The slowest agent finished iteration completed_: count who is at the new minimum.
@@ -167,6 +177,7 @@ class AsyncRun {
   std::span<Agent> agents_;
   std::vector<char> started_;
   std::vector<char> pending_;
+  std::vector<char> computing_;  // the agent's current iteration takes a step (churn: online)
   size_t at_minimum_;  // agents whose iteration counter equals completed_
   std::vector<size_t> batch_;
   int64_t completed_ = 0;

@@ -94,6 +94,17 @@ void Swarm::begin_round() {
   }
 }
 
+bool Swarm::begin_iteration(AgentId a) {
+  if (!churn_) return true;
+  const uint32_t i = a.value;
+  churn_->begin_iteration(i, sim_.now());
+  const bool online = churn_->online(i);
+  network_.set_online(a, online);
+  if (online != churn_->was_online(i)) listener_.agent_online(a, online, sim_.now());
+  if (!online) listener_.agent_sat_out(a, sim_.now());
+  return online;
+}
+
 // A live neighbour (online in the previous round too, so its model is current) is drawn
 // uniformly; with none the agent goes on from its own stale model.
 void Swarm::start_pull(const Agent& a) {
@@ -111,8 +122,9 @@ void Swarm::start_pull(const Agent& a) {
   pulling_[i] = 1;
 }
 
-// Checkpoints are taken between rounds: pulls are over, and begin_round() sets the network's
-// online flags again from the churn's state.
+// Sync checkpoints are taken between rounds: pulls are over, and begin_round() sets the
+// network's online flags again from the churn's state. Async ones come between events, each
+// agent online or not for the iteration it is in: its flag is set here.
 void Swarm::save(SnapshotSaver& out) const {
   out.put_all(in_flight_);
   out.out().put_vector(waiting_since_);
@@ -122,7 +134,9 @@ void Swarm::save(SnapshotSaver& out) const {
 void Swarm::load(SnapshotLoader& in) {
   in.get_all(in_flight_);
   waiting_since_ = in.in().get_vector<SimTime>();
-  if (churn_) churn_->load(in.in());
+  if (!churn_) return;
+  churn_->load(in.in());
+  for (const Agent& a : agents_) network_.set_online(a.id, churn_->online(a.id.value));
 }
 
 }  // namespace dlsim

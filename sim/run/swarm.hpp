@@ -43,6 +43,10 @@ class Swarm final : public Outbox {
   /// drawn from the agent's rejoin stream, sends it its model; the agent computes again from
   /// the next round). No-op without churn.
   void begin_round();
+  /// Async mode: decides whether agent a is online for its iteration starting now (signals a
+  /// change, tells the network) and returns whether it computes in it; an offline agent's
+  /// iteration passes without a step (signalled). Rejoin "pull" is sync only. True without churn.
+  bool begin_iteration(AgentId a);
   /// Whether agent a computes, sends and updates in this round.
   bool computes(AgentId a) const {
     return !churn_ || (churn_->online(a.value) && !pulling_[a.value]);

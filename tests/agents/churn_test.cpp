@@ -83,3 +83,29 @@ TEST_CASE("markov churn is the same for the same seed and differs for another") 
   }
   CHECK(differ > 100);
 }
+
+TEST_CASE("async churn: each agent's own iteration starts decide its state, as rounds would") {
+  // Agents decided at their own times (agent 0 every 3 ms, agent 1 every 7 ms) end in the states
+  // a churn of the same seed gives at those times through rounds; the others are untouched.
+  ChurnSpec spec;
+  spec.kind = ChurnKind::kMarkov;
+  spec.mean_online = SimTime::from_ms(20);
+  spec.mean_offline = SimTime::from_ms(10);
+  spec.start_offline = 0.3;
+  Churn own(spec, 2, 9), by_round_0(spec, 2, 9), by_round_1(spec, 2, 9);
+  int changes = 0;
+  for (int64_t k = 0; k < 200; ++k) {
+    own.begin_iteration(0, SimTime::from_ms(3 * k));
+    by_round_0.begin_round(SimTime::from_ms(3 * k));
+    CHECK(own.online(0) == by_round_0.online(0));
+    CHECK(own.returned(0) == by_round_0.returned(0));
+    changes += own.online(0) != own.was_online(0);
+    if (k % 3 == 0) {  // agent 1 decides less often, and later
+      own.begin_iteration(1, SimTime::from_ms(7 * k / 3));
+      by_round_1.begin_round(SimTime::from_ms(7 * k / 3));
+      CHECK(own.online(1) == by_round_1.online(1));
+    }
+    CHECK(own.online_count() == uint32_t(own.online(0)) + uint32_t(own.online(1)));
+  }
+  CHECK(changes > 10);  // the states did change
+}

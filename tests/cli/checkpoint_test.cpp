@@ -241,6 +241,10 @@ TEST_CASE("churn runs killed with SIGKILL and resumed give the same results") {
   check_survives_kills(
       "dpsgd", {"--set", "/run/iterations=400", "--set",
                 R"(/churn={"kind":"markov","mean_online":"20ms","mean_offline":"20ms"})"});
+  // Async: agents offline in the iteration they were in at the checkpoint (no gradient saved).
+  check_survives_kills(
+      "detsgrad-async", {"--set", "/run/iterations=400", "--set",
+                         R"(/churn={"kind":"markov","mean_online":"20ms","mean_offline":"20ms"})"});
 }
 
 TEST_CASE("runs with link failures killed with SIGKILL and resumed give the same results") {

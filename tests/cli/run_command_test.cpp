@@ -338,6 +338,24 @@ TEST_CASE("churn: threads 1 and 2 give identical fingerprints, drops are counted
     }
 }
 
+TEST_CASE("churn in async mode and with gossip: threads agree, offline agents drop and sit out") {
+  // Async: each agent's own iterations decide whether it is online; sync and async gossip too.
+  for (const std::string name : {"detsgrad-async", "gossip-async-lossy", "gossip-push",
+                                 "elastic-gossip", "dpsgd"}) {
+    CAPTURE(name);
+    std::vector<std::string> mode;
+    if (name == "dpsgd") mode = {"--set", R"(/time/mode="async")"};
+    std::vector<std::string> extra = mode;
+    extra.insert(extra.end(), {"--set", R"(/churn={"kind":"markov","mean_online":"20ms","mean_offline":"10ms"})"});
+    const json s = summary_where_threads_agree(name, extra);
+    CHECK(s["fingerprint"] != fingerprint_of(smoke(name), mode));
+    const json& drops = s["comm"]["dropped_by_reason"];
+    CHECK(drops["offline"].get<uint64_t>() > 0);
+    // Iterations an agent sat out are not decisions: D-PSGD fires at every step it took.
+    if (name == "dpsgd") CHECK(s["comm"]["savings"].get<double>() == 0.0);
+  }
+}
+
 TEST_CASE("link failures: threads 1 and 2 give identical fingerprints, drops are counted by reason") {
   // Sync and async, links failing every ~1 ms for ~1 ms (rerouted around, or dropped).
   for (const std::string name : {"detsgrad", "detsgrad-async", "gossip-async-lossy"}) {

@@ -94,8 +94,11 @@ TEST_CASE("bad churn keys name their JSON pointer") {
             .find("s.json: /churn/") == 0);
   const json markov = {{"kind", "markov"}, {"mean_online", "1s"}, {"mean_offline", "1s"}};
   CHECK(scenario_error_of(with(scenario(markov), "/algorithm", {{"kind", "allreduce"}})) ==
-        "s.json: /churn: churn works with \"dpsgd\", \"detsgrad\" and \"eventgrad\" so far, not "
-        "\"allreduce\"");
-  CHECK(scenario_error_of(with(scenario(markov), "/time/mode", "async")) ==
-        "s.json: /time/mode: churn runs in sync mode (who is online is decided per round)");
+        "s.json: /churn: churn works with \"dpsgd\", \"detsgrad\", \"eventgrad\", \"gossip\" "
+        "and \"elastic_gossip\" so far, not \"allreduce\"");
+  json pull = markov;
+  pull["rejoin"] = "pull";
+  CHECK(scenario_error_of(with(scenario(pull), "/time/mode", "async")) ==
+        "s.json: /churn/rejoin: \"pull\" runs in sync mode only (a returning agent waits for "
+        "the model within its round); use \"stale\" in async mode");
 }
