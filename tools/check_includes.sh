@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Enforces STYLE.md's dependency direction: each folder may include only what its row allows.
+# Enforces the dependency direction (CONTRIBUTING.md; the table in docs/architecture.md, "Floors"):
+# each folder may include only what its row allows.
 # Prints every offending include as file:line; exits 1 if there is any.
 set -u
 cd "$(dirname "$0")/.."

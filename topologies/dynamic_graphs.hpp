@@ -1,4 +1,4 @@
-// Communication graphs that change every iteration (docs/algorithms.md, "Dynamic topologies"):
+// Communication graphs that change every iteration (topologies/README.md, "Dynamic topologies"):
 // what a dynamic topology is as users write it, and the draws that make each iteration's graph.
 // The agents' physical network (the underlay) does not change; these graphs say only who sends
 // to whom. The Overlay (sim/agents/overlay.hpp) turns them into senders, receivers and weights.

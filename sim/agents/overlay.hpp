@@ -4,7 +4,7 @@
 // round (begin_round), from streams (seed, purpose, agent), so it is the same for every thread
 // count. The physical network underneath does not change: a message between agents that are
 // not physically adjacent is routed (sim/network/router.hpp).
-// Weights per kind (docs/algorithms.md, "Dynamic topologies"): static graphs and sequence
+// Weights per kind (topologies/README.md, "Dynamic topologies"): static graphs and sequence
 // members use the algorithm's mixing rule (Metropolis by default); a matching averages pairs
 // (1/2, 1/2); one-peer exponential: x_i <- (x_i + x_{i - 2^m}) / 2; epidemic: an agent averages
 // its own model and every model it received, uniformly (1 / (1 + received)).

@@ -2,7 +2,7 @@
 // all documented here. An algorithm opts in by deriving from SyncFastPath besides Algorithm; the
 // sync driver looks for it once per run (dynamic_cast) and otherwise uses the plain contract.
 // A path stays only while a benchmark shows it worth at least 5 % of the default scenario's wall
-// time (README.md, "Speed"); DETSGRAD is today's only user.
+// time (docs/performance.md, "Speed paths"); DETSGRAD is today's only user.
 //
 // Fused local step: right after prepare(a), in the parallel phase, fused_local_step(a) computes
 // a's stochastic gradient at a.x (setting a.loss) and applies the algorithm's gradient term to

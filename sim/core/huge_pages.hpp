@@ -4,8 +4,8 @@
 namespace dlsim {
 
 /// A run streams every agent's parameter vectors and broadcast copies each iteration, and with
-/// 4 KB pages the TLB misses cost a good part of it (README.md, "Running scenarios", has the
-/// measurement). glibc backs its heaps with transparent huge pages
+/// 4 KB pages the TLB misses cost a good part of it (docs/performance.md, "Huge pages", has
+/// the measurement). glibc backs its heaps with transparent huge pages
 /// only when GLIBC_TUNABLES asks for it at start-up (glibc.malloc.hugetlb=1, glibc 2.35 and
 /// later), so this adds that to the variable and executes the same program again with the same
 /// arguments; the process keeps its id. It returns, doing nothing, when GLIBC_TUNABLES already

@@ -1,7 +1,7 @@
 // A fixed pool of worker threads for per-agent work. parallel_for hands out the indices [0, n)
 // one at a time to whichever thread is free (agents' steps differ in cost: an event, a recomputed
 // consensus); each index writes only its own slot, so results never depend on the thread count
-// or on timing (STYLE.md, "Determinism"). Threads spin for a few tens of microseconds before
+// or on timing (CONTRIBUTING.md, "Determinism"). Threads spin for a few tens of microseconds before
 // sleeping: a run calls parallel_for twice per iteration, and a sleep/wake pair costs about as
 // much as that in a virtual machine.
 #pragma once

@@ -15,7 +15,7 @@
 namespace dlsim {
 namespace {
 
-// Calibration constants, measured with `tools/bench/memory_estimate.sh` (docs/memory.md): the
+// Calibration constants, measured with `tools/bench/memory_bench.sh` (docs/memory.md): the
 // resident size of a run with one tiny agent (binary, libraries, thread stacks, allocator
 // arenas), and what one agent costs besides its vectors and workspace (its streams, model and
 // learner objects, the algorithm's per-agent records, its share of the event queue and network).

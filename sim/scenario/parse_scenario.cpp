@@ -23,7 +23,7 @@ bool is_quadratic(const models::ModelSpec& m) {
   return std::holds_alternative<models::QuadraticSpec>(m.arch);
 }
 
-// What runs on a dynamic topology (docs/algorithms.md, "Dynamic topologies").
+// What runs on a dynamic topology (topologies/README.md, "Dynamic topologies").
 void check_dynamic(const ScenarioSpec& s, const std::string& file) {
   const AlgorithmKind k = s.algorithm.kind;
   if (k != AlgorithmKind::kDpsgd && k != AlgorithmKind::kDetsgrad &&

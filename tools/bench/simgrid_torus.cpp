@@ -1,9 +1,10 @@
-// network_bench's traffic in SimGrid, for the speed comparison in README.md: N = side^2 hosts on
-// a 2-D torus of 1 ms, 1 Gbps directed links, each sending 1 KB to each of its 4 neighbours every
-// 1 ms (first send at a phase uniform in [0, 1 ms)), received by one actor per host (its
-// mailbox's permanent receiver, so that every transfer starts when it is put). SimGrid's CM02
-// model with its factors set to 1, no cross-traffic and no RTT weighting: plain max-min sharing
-// of each link among the comms crossing it, latency added, as dlsim's network.sharing "maxmin".
+// network_bench's traffic in SimGrid, for the speed comparison in docs/performance.md: N = side^2
+// hosts on a 2-D torus of 1 ms, 1 Gbps directed links, each sending 1 KB to each of its 4
+// neighbours every 1 ms (first send at a phase uniform in [0, 1 ms)), received by one actor per
+// host (its mailbox's permanent receiver, so that every transfer starts when it is put).
+// SimGrid's CM02 model with its factors set to 1, no cross-traffic and no RTT weighting: plain
+// max-min sharing of each link among the comms crossing it, latency added, as dlsim's
+// network.sharing "maxmin".
 // With "nic", every route starts with its sender's 1 Gbps uplink (a link without latency), as
 // network_bench's "nic" mode: the 4 messages an agent sends at once share it. Reports the
 // messages received and messages/s (CPU time of the simulation). Optional: built only when
