@@ -15,7 +15,7 @@ bool carries_tensors(const Message& m) {
 
 void Swarm::send(Message m) {
   const SendResult r = network_.offer(sim_, m.from, m.to, m.size_bytes, m.buffering);
-  if (r.outcome == SendOutcome::kDropped) return;
+  if (r.outcome == SendOutcome::kDropped) return forget_pull(m);
   if (r.outcome == SendOutcome::kSent && m.uncompressed_bytes != 0)
     listener_.message_compressed(m.from, m.uncompressed_bytes, m.size_bytes);
   if (r.outcome == SendOutcome::kSuperseded && carries_tensors(in_flight_[r.slot])) {
@@ -23,7 +23,7 @@ void Swarm::send(Message m) {
     listener_.tensors_sent(old.from, old.parts.get(), TensorSend::kWithdrawn);
   }
   if (carries_tensors(m)) listener_.tensors_sent(m.from, m.parts.get(), TensorSend::kSent);
-  if (!network_.in_flight(r.slot)) return;  // lost on its first link: nothing to keep
+  if (!network_.in_flight(r.slot)) return forget_pull(m);  // lost on its first link
   if (r.slot >= in_flight_.size()) in_flight_.resize(r.slot + 1);
   in_flight_[r.slot] = std::move(m);  // a superseded message's content is replaced
 }
@@ -47,8 +47,12 @@ bool Swarm::dispatch(const Event& e) {
     // A link change (maxmin with failures) may have cut any flows: every lost one is released.
     if (e.kind() == EventKind::kLinkChange) {
       for (uint32_t slot = 0; slot < in_flight_.size(); ++slot)
-        if (!network_.in_flight(slot)) in_flight_[slot] = Message{};
+        if (!network_.in_flight(slot)) {
+          forget_pull(in_flight_[slot]);
+          in_flight_[slot] = Message{};
+        }
     } else if (!network_.in_flight(e.payload)) {
+      forget_pull(in_flight_[e.payload]);
       in_flight_[e.payload] = Message{};
     }
     return true;
@@ -72,6 +76,7 @@ bool Swarm::dispatch(const Event& e) {
     Agent& a = agents_[m.to.value];
     a.x = *m.params;  // same size: copies into a's buffer
     algorithm_.model_replaced(a);
+    if (!awaiting_model_.empty()) awaiting_model_[a.id.value] = 0;
   } else if (m.to.value < agents_.size()) {
     algorithm_.receive(agents_[m.to.value], m, *this);
   } else {
@@ -89,7 +94,7 @@ void Swarm::begin_round() {
     network_.set_online(a.id, churn_->online(i));
     if (churn_->online(i) != churn_->was_online(i))
       listener_.agent_online(a.id, churn_->online(i), sim_.now());
-    if (churn_->returned(i) && churn_->rejoin() == Rejoin::kPull) start_pull(a);
+    if (churn_->returned(i) && churn_->rejoin() == Rejoin::kPull) start_pull(a, pulling_);
     if (!computes(a.id)) listener_.agent_sat_out(a.id, sim_.now());
   }
 }
@@ -101,13 +106,18 @@ bool Swarm::begin_iteration(AgentId a) {
   const bool online = churn_->online(i);
   network_.set_online(a, online);
   if (online != churn_->was_online(i)) listener_.agent_online(a, online, sim_.now());
-  if (!online) listener_.agent_sat_out(a, sim_.now());
-  return online;
+  if (online && churn_->returned(i) && churn_->rejoin() == Rejoin::kPull) {
+    if (awaiting_model_.empty()) awaiting_model_.assign(agents_.size(), 0);
+    start_pull(agents_[i], awaiting_model_);
+  }
+  const bool computes = online && (awaiting_model_.empty() || !awaiting_model_[i]);
+  if (!computes) listener_.agent_sat_out(a, sim_.now());
+  return computes;
 }
 
 // A live neighbour (online in the previous round too, so its model is current) is drawn
 // uniformly; with none the agent goes on from its own stale model.
-void Swarm::start_pull(const Agent& a) {
+void Swarm::start_pull(const Agent& a, std::vector<uint8_t>& waiting) {
   const uint32_t i = a.id.value;
   live_.clear();
   network_.for_each_neighbor(i, [&](uint32_t j) {
@@ -117,9 +127,9 @@ void Swarm::start_pull(const Agent& a) {
   const uint32_t j = live_[churn_->rejoin_stream(i).below(live_.size())];
   const Agent& from = agents_[j];
   const uint64_t bytes = static_cast<uint64_t>(from.x.size()) * sizeof(float);
+  waiting[i] = 1;  // before the send, which may lose it at once (async: forget_pull)
   send(Message(MessageKind::kRejoinModel, from.id, a.id, std::make_shared<ParamVector>(from.x),
                0.0, 0, bytes));
-  pulling_[i] = 1;
 }
 
 // Sync checkpoints are taken between rounds: pulls are over, and begin_round() sets the
@@ -128,12 +138,16 @@ void Swarm::start_pull(const Agent& a) {
 void Swarm::save(SnapshotSaver& out) const {
   out.put_all(in_flight_);
   out.out().put_vector(waiting_since_);
+  out.out().put_vector(awaiting_model_);
   if (churn_) churn_->save(out.out());
 }
 
 void Swarm::load(SnapshotLoader& in) {
   in.get_all(in_flight_);
   waiting_since_ = in.in().get_vector<SimTime>();
+  awaiting_model_ = in.in().get_vector<uint8_t>();
+  if (!awaiting_model_.empty() && awaiting_model_.size() != agents_.size())
+    in.in().fail("another number of agents");
   if (!churn_) return;
   churn_->load(in.in());
   for (const Agent& a : agents_) network_.set_online(a.id, churn_->online(a.id.value));

@@ -45,7 +45,8 @@ class Swarm final : public Outbox {
   void begin_round();
   /// Async mode: decides whether agent a is online for its iteration starting now (signals a
   /// change, tells the network) and returns whether it computes in it; an offline agent's
-  /// iteration passes without a step (signalled). Rejoin "pull" is sync only. True without churn.
+  /// iteration passes without a step (signalled), as do a returning agent's iterations until its
+  /// rejoin model ("pull") arrived or was lost. True without churn.
   bool begin_iteration(AgentId a);
   /// Whether agent a computes, sends and updates in this round.
   bool computes(AgentId a) const {
@@ -62,7 +63,13 @@ class Swarm final : public Outbox {
   void load(SnapshotLoader& in);
 
  private:
-  void start_pull(const Agent& a);
+  /// Sends agent a a live neighbour's model, setting waiting[a] first (none live: nothing).
+  void start_pull(const Agent& a, std::vector<uint8_t>& waiting);
+  /// Message m will not arrive: an async agent waiting for it as its rejoin model goes on.
+  void forget_pull(const Message& m) {
+    if (m.kind == MessageKind::kRejoinModel && !awaiting_model_.empty())
+      awaiting_model_[m.to.value] = 0;
+  }
 
   Simulator& sim_;
   Network& network_;
@@ -74,6 +81,7 @@ class Swarm final : public Outbox {
   std::vector<Message> in_flight_;
   Churn* churn_ = nullptr;
   std::vector<uint8_t> pulling_;  // per agent: waiting for its rejoin model this round
+  std::vector<uint8_t> awaiting_model_;  // async, per agent: until its rejoin model arrives
   std::vector<uint32_t> live_;    // workspace: a returning agent's live neighbours
   // Per agent: since when it waits for a kSenderReady (max: it does not); empty until one does.
   std::vector<SimTime> waiting_since_;

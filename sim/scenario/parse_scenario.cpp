@@ -98,10 +98,6 @@ void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
       throw InputError(fmt::format("{}: /churn: churn works with \"dpsgd\", \"detsgrad\", "
                                    "\"eventgrad\", \"gossip\" and \"elastic_gossip\" so far, "
                                    "not \"{}\"", file, to_string(k)));
-    if (s.time.mode == TimeMode::kAsync && s.churn->rejoin == Rejoin::kPull)
-      throw InputError(fmt::format("{}: /churn/rejoin: \"pull\" runs in sync mode only (a "
-                                   "returning agent waits for the model within its round); use "
-                                   "\"stale\" in async mode", file));
   }
   if (s.algorithm.order == MixingOrder::kAdaptThenCombine && s.time.mode == TimeMode::kAsync)
     throw InputError(fmt::format("{}: /algorithm/order: \"adapt_then_combine\" runs in sync "

@@ -241,10 +241,11 @@ TEST_CASE("churn runs killed with SIGKILL and resumed give the same results") {
   check_survives_kills(
       "dpsgd", {"--set", "/run/iterations=400", "--set",
                 R"(/churn={"kind":"markov","mean_online":"20ms","mean_offline":"20ms"})"});
-  // Async: agents offline in the iteration they were in at the checkpoint (no gradient saved).
+  // Async: agents offline in the iteration they were in at the checkpoint (no gradient saved),
+  // or waiting for their rejoin model.
   check_survives_kills(
       "detsgrad-async", {"--set", "/run/iterations=400", "--set",
-                         R"(/churn={"kind":"markov","mean_online":"20ms","mean_offline":"20ms"})"});
+                         R"(/churn={"kind":"markov","mean_online":"20ms","mean_offline":"20ms","rejoin":"pull"})"});
 }
 
 TEST_CASE("runs with link failures killed with SIGKILL and resumed give the same results") {

@@ -339,20 +339,23 @@ TEST_CASE("churn: threads 1 and 2 give identical fingerprints, drops are counted
 }
 
 TEST_CASE("churn in async mode and with gossip: threads agree, offline agents drop and sit out") {
-  // Async: each agent's own iterations decide whether it is online; sync and async gossip too.
+  // Async: each agent's own iterations decide whether it is online (and, pulling, whether its
+  // model came); sync and async gossip too.
   for (const std::string name : {"detsgrad-async", "gossip-async-lossy", "gossip-push",
-                                 "elastic-gossip", "dpsgd"}) {
+                                 "elastic-gossip", "dpsgd", "dpsgd-pull"}) {
     CAPTURE(name);
     std::vector<std::string> mode;
-    if (name == "dpsgd") mode = {"--set", R"(/time/mode="async")"};
+    if (name.starts_with("dpsgd")) mode = {"--set", R"(/time/mode="async")"};
+    const std::string rejoin = name == "dpsgd-pull" ? "pull" : "stale";
     std::vector<std::string> extra = mode;
-    extra.insert(extra.end(), {"--set", R"(/churn={"kind":"markov","mean_online":"20ms","mean_offline":"10ms"})"});
-    const json s = summary_where_threads_agree(name, extra);
-    CHECK(s["fingerprint"] != fingerprint_of(smoke(name), mode));
+    extra.insert(extra.end(), {"--set", fmt::format(R"(/churn={{"kind":"markov","mean_online":"20ms","mean_offline":"10ms","rejoin":"{}"}})", rejoin)});
+    const std::string scenario = name == "dpsgd-pull" ? "dpsgd" : name;
+    const json s = summary_where_threads_agree(scenario, extra);
+    CHECK(s["fingerprint"] != fingerprint_of(smoke(scenario), mode));
     const json& drops = s["comm"]["dropped_by_reason"];
     CHECK(drops["offline"].get<uint64_t>() > 0);
     // Iterations an agent sat out are not decisions: D-PSGD fires at every step it took.
-    if (name == "dpsgd") CHECK(s["comm"]["savings"].get<double>() == 0.0);
+    if (scenario == "dpsgd") CHECK(s["comm"]["savings"].get<double>() == 0.0);
   }
 }
 

@@ -96,9 +96,4 @@ TEST_CASE("bad churn keys name their JSON pointer") {
   CHECK(scenario_error_of(with(scenario(markov), "/algorithm", {{"kind", "allreduce"}})) ==
         "s.json: /churn: churn works with \"dpsgd\", \"detsgrad\", \"eventgrad\", \"gossip\" "
         "and \"elastic_gossip\" so far, not \"allreduce\"");
-  json pull = markov;
-  pull["rejoin"] = "pull";
-  CHECK(scenario_error_of(with(scenario(pull), "/time/mode", "async")) ==
-        "s.json: /churn/rejoin: \"pull\" runs in sync mode only (a returning agent waits for "
-        "the model within its round); use \"stale\" in async mode");
 }
