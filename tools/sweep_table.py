@@ -16,7 +16,7 @@ from pathlib import Path
 
 DEFAULT_COLUMNS = ["accuracy_mean", "accuracy_min", "accuracy_max", "accuracy_aggregate",
                    "events", "savings"]
-INTEGER_COLUMNS = {"events", "messages", "bytes"}
+INTEGER_COLUMNS = {"events", "messages", "bytes", "tensor_sends"}
 PERCENT_COLUMNS = {"savings", "tensor_savings"}
 
 
