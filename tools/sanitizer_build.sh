@@ -12,4 +12,4 @@ if ! cmake --build build-sanitize -j"$jobs" >build-sanitize/build.log 2>&1; then
   echo "sanitizer build failed; the full log is build-sanitize/build.log" >&2
   exit 1
 fi
-ctest --test-dir build-sanitize --output-on-failure -j"$jobs"
+ctest --test-dir build-sanitize --output-on-failure --no-tests=error -j"$jobs"
