@@ -42,8 +42,10 @@ void start_iteration(Algorithm& alg, Agent& a, Outbox& out) {
 void deliver_from(Algorithm& alg, std::vector<Agent>& agents, QueueOutbox& out, uint32_t from) {
   std::deque<Message> kept;
   for (const Message& m : out.queue) {
-    if (m.from.value == from) alg.receive(agents[m.to.value], m, out);
-    else kept.push_back(m);
+    if (m.from.value == from)
+      alg.receive(agents[m.to.value], m, out);
+    else
+      kept.push_back(m);
   }
   out.queue = std::move(kept);
 }
@@ -115,8 +117,9 @@ TEST_CASE("async random matching is pairwise gossip: one random neighbour of the
   CHECK(line.targets(2).empty());
 }
 
-TEST_CASE("async D-PSGD averages its own model and the latest model of each sender uniformly, "
-          "then steps") {
+TEST_CASE(
+    "async D-PSGD averages its own model and the latest model of each sender uniformly, "
+    "then steps") {
   // Epidemic with s = n - 1 = 2: every agent sends to both others. c = 0, lr 0.5: the step is
   // 0.5 * x at the pre-mixing x.
   auto agents = make_agents({vec({3, 0}), vec({0, 6}), vec({6, 3})},
@@ -165,8 +168,8 @@ TEST_CASE("async gossip over one-peer exponential pulls from the target of its o
   auto agents = make_agents({vec({1}), vec({2}), vec({3}), vec({4})},
                             {vec({0}), vec({0}), vec({0}), vec({0})}, 0.0f);
   TriggerSpec always;
-  GossipSgd alg(GossipMode::kPull, always,
-                async_overlay(topo::DynamicKind::kOnePeerExponential, 4), CompressionSpec{});
+  GossipSgd alg(GossipMode::kPull, always, async_overlay(topo::DynamicKind::kOnePeerExponential, 4),
+                CompressionSpec{});
   alg.start(agents);
   QueueOutbox out;
   agents[0].iteration = 1;  // target 0 + 2^(1 mod 2) = 2

@@ -30,29 +30,33 @@ const json kSequence = json::parse(
 
 }  // namespace
 
-TEST_CASE("async mode takes epidemic, one-peer exponential and random matching with D-PSGD, "
-          "gossip and Elastic Gossip") {
+TEST_CASE(
+    "async mode takes epidemic, one-peer exponential and random matching with D-PSGD, "
+    "gossip and Elastic Gossip") {
   for (const char* kind : {"dpsgd", "gossip", "elastic_gossip"})
-    for (const json& d : {json{{"kind", "one_peer_exponential"}}, json{{"kind", "epidemic"},
-                                                                      {"s", 2}},
-                          json{{"kind", "random_matching"}},
-                          json::parse(R"({"kind": "random_matching", "over": {"kind": "ring"}})")}) {
+    for (const json& d :
+         {json{{"kind", "one_peer_exponential"}}, json{{"kind", "epidemic"}, {"s", 2}},
+          json{{"kind", "random_matching"}},
+          json::parse(R"({"kind": "random_matching", "over": {"kind": "ring"}})")}) {
       CAPTURE(kind);
       CAPTURE(d.dump());
       json j = with(async_scenario(d), "/algorithm/kind", kind);
-      if (std::string(kind) != "dpsgd") j = with(j, "/trigger", {{"kind", "probability"}, {"p", 0.5}});
+      if (std::string(kind) != "dpsgd")
+        j = with(j, "/trigger", {{"kind", "probability"}, {"p", 0.5}});
       const ScenarioSpec s = parse_scenario(j, "s.json");
       CHECK(s.dynamic);
       CHECK(s.time.mode == TimeMode::kAsync);
     }
 }
 
-TEST_CASE("async mode refuses a sequence, and DETSGRAD and CHOCO over a dynamic topology, naming "
-          "/topology/dynamic and why") {
+TEST_CASE(
+    "async mode refuses a sequence, and DETSGRAD and CHOCO over a dynamic topology, naming "
+    "/topology/dynamic and why") {
   for (const char* kind : {"dpsgd", "gossip", "elastic_gossip"}) {
     CAPTURE(kind);
     json j = with(async_scenario(kSequence), "/algorithm/kind", kind);
-    if (std::string(kind) != "dpsgd") j = with(j, "/trigger", {{"kind", "probability"}, {"p", 0.5}});
+    if (std::string(kind) != "dpsgd")
+      j = with(j, "/trigger", {{"kind", "probability"}, {"p", 0.5}});
     CHECK(scenario_error_of(j) ==
           "s.json: /topology/dynamic: \"sequence\" runs in sync mode only (it switches every "
           "agent's graph at once and weighs it with Metropolis weights, which needs a common "
@@ -66,10 +70,10 @@ TEST_CASE("async mode refuses a sequence, and DETSGRAD and CHOCO over a dynamic 
         "s.json: /topology/dynamic: \"detsgrad\" on a dynamic topology runs in sync mode only (it "
         "keeps a copy per neighbour, and in async mode every agent changes neighbours at its own "
         "iterations); in async mode use \"dpsgd\", \"gossip\" or \"elastic_gossip\"");
-  const json choco = with(with(epidemic, "/algorithm",
-                               {{"kind", "choco"}, {"gamma", 0.2},
-                                {"compression", {{"kind", "top_k"}, {"k", 3}}}}),
-                          "/trigger", {{"kind", "always"}});
+  const json choco = with(
+      with(epidemic, "/algorithm",
+           {{"kind", "choco"}, {"gamma", 0.2}, {"compression", {{"kind", "top_k"}, {"k", 3}}}}),
+      "/trigger", {{"kind", "always"}});
   CHECK(scenario_error_of(choco) ==
         "s.json: /topology/dynamic: \"choco\" on a dynamic topology runs in sync mode only (it "
         "keeps a copy per neighbour, and in async mode every agent changes neighbours at its own "
