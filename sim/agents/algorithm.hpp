@@ -39,7 +39,8 @@ class Algorithm {
   /// Called once, after every agent's x holds its initial parameters.
   virtual void start(std::span<Agent> agents) = 0;
   /// Sync rounds: called once before round k's prepare(), serially, with the round's start time
-  /// (a dynamic overlay draws this iteration's graph here). Dynamic overlays run in sync mode.
+  /// (a dynamic overlay draws this iteration's graph here). Never in async mode: there each
+  /// agent draws its own targets in prepare() (Overlay::begin_iteration).
   virtual void begin_round(int64_t /*k*/, SimTime /*now*/) {}
   virtual void prepare(Agent& a) = 0;
   /// Sync mode only: the async driver never calls it, so the loader refuses async mode for

@@ -32,6 +32,7 @@ void Dpsgd::begin_round(int64_t k, SimTime now) {
 // (adapt-then-combine). The pool's use counts are exact in both: neighbours drop i's copies only
 // in the event loop, which does not run concurrently with prepare() and after_gradient().
 void Dpsgd::prepare(Agent& a) {
+  overlay_.begin_iteration(a.id.value, a.iteration);  // async: this iteration's targets
   if (order_ == MixingOrder::kCombineThenAdapt) snapshot_to_send(a);
 }
 
@@ -59,6 +60,16 @@ void Dpsgd::communicate(Agent& a, Outbox& out) {
 }
 
 void Dpsgd::receive(Agent& a, const Message& m, Outbox&) {
+  if (overlay_.per_agent()) {
+    // A sender heard twice since the last update counts once, with its newer model: the
+    // inbox stays bounded by the number of senders.
+    std::vector<Message>& inbox = state_[a.id.value].inbox;
+    const auto same = std::find_if(inbox.begin(), inbox.end(),
+                                   [&](const Message& held) { return held.from == m.from; });
+    if (same != inbox.end()) *same = m;
+    else inbox.push_back(m);
+    return;
+  }
   const size_t n = neighbour_index(overlay_.sources(a.id.value), m.from);
   state_[a.id.value].held[n] = m.params;
 }
@@ -66,11 +77,28 @@ void Dpsgd::receive(Agent& a, const Message& m, Outbox&) {
 void Dpsgd::update(Agent& a) {
   PerAgent& s = state_[a.id.value];
   const uint32_t i = a.id.value;
-  mix_with_copies(overlay_.self_weight(i), overlay_.weights(i), s.held, a.x, s.mixed);
+  if (overlay_.per_agent()) mix_arrivals(s, a);
+  else mix_with_copies(overlay_.self_weight(i), overlay_.weights(i), s.held, a.x, s.mixed);
   if (order_ == MixingOrder::kCombineThenAdapt) a.learner->apply_step(a.x, a.g, a.iteration);
 }
 
-// `mixed` is a workspace within update(); the pool starts empty.
+// The sync epidemic rule with the arrivals as sources: weights 1 / (1 + received) each, summed
+// through the same mix_with_copies in ascending sender order, since float addition is not
+// associative (a one-peer or pairwise arrival gives (x_i + x_j) / 2).
+void Dpsgd::mix_arrivals(PerAgent& s, Agent& a) {
+  if (s.inbox.empty()) return;
+  std::sort(s.inbox.begin(), s.inbox.end(),
+            [](const Message& l, const Message& r) { return l.from < r.from; });
+  const double w = 1.0 / (1.0 + static_cast<double>(s.inbox.size()));
+  s.weights.assign(s.inbox.size(), w);
+  s.held.clear();
+  for (const Message& m : s.inbox) s.held.push_back(m.params);
+  mix_with_copies(w, s.weights, s.held, a.x, s.mixed);
+  s.held.clear();  // the senders' buffers go back to their pools
+  s.inbox.clear();
+}
+
+// `mixed` and `weights` are workspaces within update(); the pool starts empty.
 void Dpsgd::save(SnapshotSaver& out) const {
   overlay_.save(out.out());
   out.out().put<uint64_t>(state_.size());
@@ -78,6 +106,7 @@ void Dpsgd::save(SnapshotSaver& out) const {
     out.put(s.current);
     out.out().put<uint64_t>(s.held.size());  // a dynamic overlay's sources change every round
     out.put_all(s.held);
+    if (overlay_.per_agent()) out.put_all(s.inbox);  // sync checkpoints keep their format
   }
 }
 
@@ -91,6 +120,10 @@ void Dpsgd::load(SnapshotLoader& in) {
       in.in().fail("another graph: a list of copies differs");
     s.held.resize(held);
     in.get_into(s.held);
+    if (overlay_.per_agent()) {
+      in.get_all(s.inbox);
+      if (s.inbox.size() >= state_.size()) in.in().fail("another number of agents: an inbox");
+    }
   }
 }
 }  // namespace dlsim

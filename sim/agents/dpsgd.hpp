@@ -7,6 +7,10 @@
 // On a dynamic overlay (overlay.hpp) each agent sends to its current targets and averages its
 // current sources with the overlay's weights; when the graph changes, every held copy is
 // dropped (a source whose copy of this round is lost counts as x_i).
+// On a per-agent overlay (async mode) each agent draws its targets when it starts an iteration,
+// and a receiver averages its own model and the latest model of every sender heard since its
+// last update, uniformly: x_i <- (x_i + sum_j x_j) / (1 + received), then the step
+// (docs/algorithms.md, "D-PSGD on dynamic topologies in async mode").
 #pragma once
 
 #include <vector>
@@ -53,7 +57,12 @@ class Dpsgd final : public Algorithm {
     std::vector<Snapshot> held;  // x_j per source, in source order
     SnapshotPool pool;           // buffers of i's snapshots
     ParamVector mixed;           // workspace: sum_j W_ij x_j
+    std::vector<Message> inbox;  // per-agent overlay: the latest model per sender, any order
+    std::vector<double> weights; // workspace: the uniform weights of the inbox
   };
+
+  /// Per-agent overlay: s.inbox averaged uniformly with a.x, in sender order.
+  void mix_arrivals(PerAgent& s, Agent& a);
 
   /// s.current <- a copy of a.x (C(a.x) with compression) when a has targets this round.
   void snapshot_to_send(Agent& a);

@@ -31,6 +31,7 @@ void ElasticGossip::start(std::span<Agent> agents) {
 
 void ElasticGossip::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
+  if (overlay_) overlay_->begin_iteration(a.id.value, a.iteration);  // async: its own draw
   s.fire = overlay_ ? gossip_now(trigger_, overlay_->targets(a.id.value), a, &s.peer)
                     : gossip_now(trigger_, *graph_, a, &s.peer);
   if (!s.fire) return;

@@ -7,9 +7,9 @@
 // other's: the pair exchanges once (two messages, not four). In async mode a receiver cannot tell
 // whether its own current pick of the sender is the same exchange (the sender may have moved on
 // since), so every kParams is answered: a mutual pick costs four messages there, and no pick is
-// ever left unanswered. On a dynamic overlay (overlay.hpp, sync mode) the peer is drawn among the
-// round's targets (the single one on one-peer graphs and matchings; none: no pick that round);
-// the exchange is still two-way.
+// ever left unanswered. On a dynamic overlay (overlay.hpp) the peer is drawn among the round's
+// targets (the single one on one-peer graphs and matchings; none: no pick that round), in async
+// mode among the targets the agent drew for its own iteration; the exchange is still two-way.
 #pragma once
 
 #include <optional>

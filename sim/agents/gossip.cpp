@@ -24,6 +24,7 @@ void GossipSgd::start(std::span<Agent> agents) {
 
 void GossipSgd::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
+  if (overlay_) overlay_->begin_iteration(a.id.value, a.iteration);  // async: its own draw
   s.fire = overlay_ ? gossip_now(trigger_, overlay_->targets(a.id.value), a, &s.peer)
                     : gossip_now(trigger_, *graph_, a, &s.peer);
   // Copied here, in the parallel phase: x_k, or x_k - step(g_k) in after_gradient().

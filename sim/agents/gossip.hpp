@@ -3,8 +3,9 @@
 //   (x_i + x_j)/2 before its optimizer step; only the initiator moves, j only answers.
 // - push: when its trigger fires, agent i sends (x_i, w_i/2) to one random neighbour and keeps
 //   weight w_i/2; a receiver mixes what it got with push-sum weights: x <- sum w x / sum w.
-// On a dynamic overlay (overlay.hpp, sync mode) the peer is drawn among the round's targets (the
-// single one on one-peer graphs and matchings; none: no gossip that round).
+// On a dynamic overlay (overlay.hpp) the peer is drawn among the round's targets (the single one
+// on one-peer graphs and matchings; none: no gossip that round), in async mode among the targets
+// the agent drew for its own iteration.
 // Adapt-then-combine (MixingOrder, sync mode) takes the optimizer step first, in
 // after_gradient(): what travels and is mixed are the stepped models.
 #pragma once

@@ -12,7 +12,7 @@ Overlay::Overlay(const topo::Graph& graph, topo::MixingRule rule)
 }
 
 Overlay::Overlay(const topo::DynamicSpec& spec, std::vector<topo::Graph> graphs, uint32_t n,
-                 topo::MixingRule rule, uint64_t seed)
+                 topo::MixingRule rule, uint64_t seed, TimeMode clock)
     : n_(n),
       dynamic_(true),
       spec_(spec),
@@ -25,6 +25,18 @@ Overlay::Overlay(const topo::DynamicSpec& spec, std::vector<topo::Graph> graphs,
     for (const topo::Graph& g : graphs_) sequence_weights_.emplace_back(g, rule);
   if (spec.kind == topo::DynamicKind::kEpidemic)
     for (uint32_t i = 0; i < n; ++i) agent_rng_.emplace_back(seed, "epidemic", i);
+  if (clock == TimeMode::kAsync) {
+    // A sequence switches every agent's graph at once and weighs it (Metropolis), which needs
+    // a common round; parse_scenario.cpp refuses it in async mode.
+    DLSIM_CHECK(spec.kind != topo::DynamicKind::kSequence, "a sequence in async mode");
+    per_agent_ = true;
+    stride_ = spec.kind == topo::DynamicKind::kEpidemic ? spec.s : 1;
+    own_.assign(size_t{n} * stride_, 0);
+    own_count_.assign(n, 0);
+    // A stream per agent: its draws depend on its own iterations only, not on who ran before.
+    if (spec.kind == topo::DynamicKind::kRandomMatching)
+      for (uint32_t i = 0; i < n; ++i) agent_rng_.emplace_back(seed, "pairwise", i);
+  }
   // Until the first round: nobody talks (the driver calls begin_round before round 0).
   out_begin_.assign(n + 1, 0);
   in_begin_.assign(n + 1, 0);
@@ -53,6 +65,43 @@ bool Overlay::begin_round(int64_t k, SimTime now) {
   }
   ++generation_;
   return true;
+}
+
+void Overlay::begin_iteration(uint32_t i, int64_t k) {
+  if (!per_agent_) return;
+  const std::span<uint32_t> mine = std::span<uint32_t>(own_).subspan(size_t{i} * stride_, stride_);
+  switch (spec_.kind) {
+    case topo::DynamicKind::kOnePeerExponential:  // by the agent's own iteration count
+      mine[0] = topo::one_peer_target(n_, k, i);
+      own_count_[i] = 1;
+      return;
+    case topo::DynamicKind::kEpidemic:
+      topo::epidemic_targets(n_, i, agent_rng_[i], mine);
+      own_count_[i] = stride_;
+      return;
+    case topo::DynamicKind::kRandomMatching: {
+      // Without rounds there is no matching to draw: one random edge at i, pairwise gossip.
+      const uint32_t j = pairwise_target(i);
+      mine[0] = j;
+      own_count_[i] = j == i ? 0 : 1;
+      return;
+    }
+    case topo::DynamicKind::kSequence:
+      break;
+  }
+  DLSIM_CHECK(false, "a sequence in async mode");
+}
+
+// A neighbour of i in the base graph (all others without one) drawn uniformly; i when it has none.
+uint32_t Overlay::pairwise_target(uint32_t i) {
+  RandomStream& rng = agent_rng_[i];
+  if (graphs_.empty()) {
+    const auto j = static_cast<uint32_t>(rng.below(n_ - 1));
+    return j >= i ? j + 1 : j;
+  }
+  const auto neighbours = graphs_.front().neighbors(i);
+  if (neighbours.empty()) return i;
+  return neighbours[rng.below(neighbours.size())];
 }
 
 size_t Overlay::sequence_index(int64_t k, SimTime now) const {
@@ -145,6 +194,9 @@ void Overlay::save(StateWriter& out) const {
   out.put<uint64_t>(current_);
   matching_rng_.save(out);
   for (const RandomStream& r : agent_rng_) r.save(out);
+  if (!per_agent_) return;
+  out.put_vector(own_count_);
+  out.put_vector(own_);
 }
 
 void Overlay::load(StateReader& in) {
@@ -152,6 +204,15 @@ void Overlay::load(StateReader& in) {
   const auto current = in.get<uint64_t>();
   matching_rng_.load(in);
   for (RandomStream& r : agent_rng_) r.load(in);
+  if (per_agent_) {
+    std::vector<uint32_t> count = in.get_vector<uint32_t>(), own = in.get_vector<uint32_t>();
+    if (count.size() != own_count_.size() || own.size() != own_.size())
+      in.fail("another overlay: per-agent targets differ");
+    for (uint32_t c : count)
+      if (c > stride_) in.fail("another overlay: too many targets");
+    own_count_ = std::move(count);
+    own_ = std::move(own);
+  }
   if (current != current_ && current < sequence_weights_.size()) {
     current_ = current;
     set_symmetric(sequence_weights_[current]);

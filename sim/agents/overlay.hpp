@@ -8,6 +8,9 @@
 // members use the algorithm's mixing rule (Metropolis by default); a matching averages pairs
 // (1/2, 1/2); one-peer exponential: x_i <- (x_i + x_{i - 2^m}) / 2; epidemic: an agent averages
 // its own model and every model it received, uniformly (1 / (1 + received)).
+// In async mode there are no rounds: each agent draws its own targets when it starts an
+// iteration (begin_iteration), from its own stream; receivers average whatever arrived
+// (topologies/README.md, "Dynamic topologies in async mode").
 #pragma once
 
 #include <cstdint>
@@ -16,6 +19,7 @@
 
 #include "sim/core/random.hpp"
 #include "sim/core/state_io.hpp"
+#include "sim/agents/time_mode.hpp"
 #include "sim/core/time.hpp"
 #include "topologies/dynamic_graphs.hpp"
 #include "topologies/mixing.hpp"
@@ -28,19 +32,31 @@ class Overlay {
   Overlay(const topo::Graph& graph, topo::MixingRule rule);
   /// A dynamic overlay over n agents. `graphs` are spec.graphs built (random_matching's base,
   /// sequence's members), each of n nodes. Throws InputError when `rule` cannot weigh a sequence
-  /// member (uniform on an irregular graph).
+  /// member (uniform on an irregular graph). `clock` kAsync: per-agent draws (begin_iteration);
+  /// a sequence is then a broken invariant (the loader refuses it).
   Overlay(const topo::DynamicSpec& spec, std::vector<topo::Graph> graphs, uint32_t n,
-          topo::MixingRule rule, uint64_t seed);
+          topo::MixingRule rule, uint64_t seed, TimeMode clock = TimeMode::kSync);
 
   bool dynamic() const { return dynamic_; }
+  /// Async mode on a dynamic overlay: each agent draws its own targets, and has no sources or
+  /// weights (receivers average what arrived, uniformly).
+  bool per_agent() const { return per_agent_; }
   uint32_t node_count() const { return n_; }
   /// Makes iteration k's graph current (sync rounds: called once per round, before any agent
   /// prepares; `now` is the round's start, for sequences switching at simulated times).
   /// Serial. Returns true when the graph may differ from the previous one.
   bool begin_round(int64_t k, SimTime now);
 
+  /// Per-agent mode: draws agent i's targets for its own iteration k from its own stream,
+  /// leaving every other agent's; serial (async prepare() runs in event order, so the draws do
+  /// not depend on the thread count). Does nothing otherwise.
+  void begin_iteration(uint32_t i, int64_t k);
+
   /// Whom agent i sends to this iteration, ascending.
-  std::span<const uint32_t> targets(uint32_t i) const { return row(out_, out_begin_, i); }
+  std::span<const uint32_t> targets(uint32_t i) const {
+    if (per_agent_) return {own_.data() + size_t{i} * stride_, own_count_[i]};
+    return row(out_, out_begin_, i);
+  }
   /// Whose copies agent i averages this iteration, ascending; parallel to weights(i).
   std::span<const uint32_t> sources(uint32_t i) const { return row(in_, in_begin_, i); }
   std::span<const double> weights(uint32_t i) const {
@@ -65,6 +81,7 @@ class Overlay {
   void set_one_peer(int64_t k);
   void set_epidemic();
   size_t sequence_index(int64_t k, SimTime now) const;
+  uint32_t pairwise_target(uint32_t i);
 
   uint32_t n_ = 0;
   bool dynamic_ = false;
@@ -74,7 +91,8 @@ class Overlay {
   size_t current_ = static_cast<size_t>(-1);  // sequence: index of the current member
   uint64_t generation_ = 0;
   RandomStream matching_rng_;
-  std::vector<RandomStream> agent_rng_;  // epidemic: (seed, "epidemic", agent)
+  std::vector<RandomStream> agent_rng_;  // epidemic: (seed, "epidemic", agent); async
+                                         // random_matching: (seed, "pairwise", agent)
   std::vector<uint32_t> partner_;        // random_matching: partner (or self) per agent
   std::vector<uint32_t> workspace_;      // shuffled orders, fill positions
 
@@ -82,6 +100,11 @@ class Overlay {
   std::vector<uint32_t> out_begin_, out_;
   std::vector<uint32_t> in_begin_, in_;
   std::vector<double> in_weight_, self_weight_;
+
+  // Per-agent mode: agent i's targets are own_[i * stride_ ..][0 .. own_count_[i]), ascending.
+  bool per_agent_ = false;
+  uint32_t stride_ = 0;
+  std::vector<uint32_t> own_, own_count_;
 };
 
 }  // namespace dlsim

@@ -50,6 +50,24 @@ void check_dynamic(const ScenarioSpec& s, const std::string& file) {
                                  "whole model (a new neighbour holds no tensors to update)", file));
 }
 
+// Async mode has no rounds: each agent draws its own targets when it starts an iteration
+// (topologies/README.md, "Dynamic topologies in async mode").
+void check_async_dynamic(const ScenarioSpec& s, const std::string& file) {
+  if (s.dynamic->kind == topo::DynamicKind::kSequence)
+    throw InputError(fmt::format("{}: /topology/dynamic: \"sequence\" runs in sync mode only (it "
+                                 "switches every agent's graph at once and weighs it with "
+                                 "Metropolis weights, which needs a common round); in async mode "
+                                 "use \"epidemic\", \"one_peer_exponential\" or "
+                                 "\"random_matching\"", file));
+  const AlgorithmKind k = s.algorithm.kind;
+  if (k == AlgorithmKind::kDetsgrad || k == AlgorithmKind::kChoco)
+    throw InputError(fmt::format("{}: /topology/dynamic: \"{}\" on a dynamic topology runs in "
+                                 "sync mode only (it keeps a copy per neighbour, and in async mode "
+                                 "every agent changes neighbours at its own iterations); in async "
+                                 "mode use \"dpsgd\", \"gossip\" or \"elastic_gossip\"", file,
+                                 to_string(k)));
+}
+
 // Sections that only make sense together.
 void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
   const std::string& file = s.file;
@@ -87,9 +105,7 @@ void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
                                    file, p.agent_classes.size(), s.agents));
   }
   if (s.dynamic) check_dynamic(s, file);
-  if (s.dynamic && s.time.mode == TimeMode::kAsync)
-    throw InputError(fmt::format("{}: /time/mode: a dynamic topology runs in sync mode (every "
-                                 "round draws its graph)", file));
+  if (s.dynamic && s.time.mode == TimeMode::kAsync) check_async_dynamic(s, file);
   if (s.churn) {
     const AlgorithmKind k = s.algorithm.kind;
     if (k != AlgorithmKind::kDpsgd && k != AlgorithmKind::kDetsgrad &&

@@ -27,7 +27,10 @@ Overlay make_overlay(const World& w) {
   std::vector<topo::Graph> graphs;
   for (const topo::TopologySpec& g : s.dynamic->graphs)
     graphs.push_back(topo::build_topology(g, s.seed));
-  return Overlay(*s.dynamic, std::move(graphs), s.agents, s.algorithm.mixing, s.seed);
+  // Async mode: each agent draws its own targets (parse_scenario.cpp admits only the kinds and
+  // algorithms that can).
+  return Overlay(*s.dynamic, std::move(graphs), s.agents, s.algorithm.mixing, s.seed,
+                 s.time.mode);
 }
 
 // The most copies a DETSGRAD agent's consensus term sums: the graph's largest degree; on a

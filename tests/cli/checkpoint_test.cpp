@@ -233,6 +233,20 @@ TEST_CASE("dynamic-topology runs killed with SIGKILL and resumed give the same r
                 R"(/topology={"dynamic":{"kind":"sequence","every":4,"topologies":[{"kind":"ring"},{"kind":"star"}]}})"});
 }
 
+TEST_CASE("async dynamic-topology runs killed with SIGKILL and resumed give the same results") {
+  // Each agent's own draws and current targets, D-PSGD's inboxes (the latest model per sender),
+  // gossip's peer of the iteration in progress.
+  // A straggler, so that checkpoints (taken when the slowest agent finishes an iteration) find
+  // the others with models received and not yet averaged.
+  check_survives_kills("dpsgd", {"--set", "/run/iterations=400", "--set", R"(/time/mode="async")",
+                                 "--set", R"(/topology={"dynamic":{"kind":"epidemic","s":2}})",
+                                 "--set", "/network/loss=0.2", "--set",
+                                 R"(/time/compute/stragglers={"fraction":0.25,"factor":4})"});
+  check_survives_kills("gossip-async-lossy",
+                       {"--set", "/run/iterations=400", "--set",
+                        R"(/topology={"dynamic":{"kind":"random_matching","over":{"kind":"ring"}}})"});
+}
+
 TEST_CASE("churn runs killed with SIGKILL and resumed give the same results") {
   // Markov states and their streams, rejoin pulls, agents offline at the checkpoint.
   check_survives_kills(

@@ -451,8 +451,11 @@ TEST_CASE("dynamic topologies: refused combinations exit 2 with one line naming 
        "/algorithm/compression: DETSGRAD on a dynamic topology sends whole models"},
       {"detsgrad", {"--set", "/algorithm/local_steps=2"}, "/algorithm/local_steps: "},
       {"detsgrad", {"--set", R"(/trigger/granularity="layer")"}, "/trigger: "},
-      {"detsgrad-async", {}, "/time/mode: a dynamic topology runs in sync mode"},
-      {"gossip-async-lossy", {}, "/time/mode: a dynamic topology runs in sync mode"},
+      {"detsgrad-async", {}, "/topology/dynamic: \"detsgrad\" on a dynamic topology runs in sync "
+                             "mode only"},
+      {"gossip-async-lossy",
+       {"--set", R"(/topology={"dynamic":{"kind":"sequence","every":5,"topologies":[{"kind":"ring"}]}})"},
+       "/topology/dynamic: \"sequence\" runs in sync mode only"},
       {"easgd", {}, "/topology/dynamic: a dynamic topology works with"},
       {"allreduce", {}, "/topology/dynamic: a dynamic topology works with"},
       {"dpsgd",

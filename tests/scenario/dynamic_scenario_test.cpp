@@ -97,8 +97,6 @@ TEST_CASE("bad dynamic topology input names its JSON pointer") {
         "s.json: /topology/dynamic: a dynamic topology works with \"dpsgd\", \"detsgrad\", "
         "\"gossip\", \"elastic_gossip\" and \"choco\" so far; \"eventgrad\" keeps state per "
         "fixed neighbour");
-  CHECK(scenario_error_of(with(scenario(kEpidemic), "/time/mode", "async")) ==
-        "s.json: /time/mode: a dynamic topology runs in sync mode (every round draws its graph)");
   json static_with_underlay = scenario(kEpidemic);
   static_with_underlay["topology"] = {{"kind", "ring"}};
   CHECK(scenario_error_of(with(static_with_underlay, "/network/underlay", {{"kind", "ring"}})) ==
@@ -156,8 +154,6 @@ TEST_CASE("DETSGRAD accepts a dynamic topology with whole-model sends, and refus
   CHECK(scenario_error_of(with(detsgrad, "/trigger/granularity", "layer")) ==
         "s.json: /trigger: DETSGRAD on a dynamic topology decides on the whole model (a new "
         "neighbour holds no tensors to update)");
-  CHECK(scenario_error_of(with(detsgrad, "/time/mode", "async")) ==
-        "s.json: /time/mode: a dynamic topology runs in sync mode (every round draws its graph)");
 }
 
 TEST_CASE("Gossiping SGD and Elastic Gossip accept a dynamic topology in sync mode") {
@@ -170,9 +166,6 @@ TEST_CASE("Gossiping SGD and Elastic Gossip accept a dynamic topology in sync mo
                                {{"kind", "probability"}, {"p", 0.5}}),
                           "/time/mode", "sync");
       CHECK(parse_scenario(j, "s.json").dynamic);
-      CHECK(scenario_error_of(with(j, "/time/mode", "async")) ==
-            "s.json: /time/mode: a dynamic topology runs in sync mode (every round draws its "
-            "graph)");
     }
 }
 
