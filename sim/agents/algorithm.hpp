@@ -4,8 +4,10 @@
 //                   (async mode computes g_k after it). Touches only a's state: the driver runs
 //                   it for many agents in parallel.
 //   (the gradient)  the driver computes a.g and a.loss at a.x, in the same parallel phase.
-//   after_gradient(a)  optional, sync mode only, same parallel phase: local work that needs this
-//                   iteration's gradient before anything is sent (CHOCO's local step).
+//   after_gradient(a)  optional: local work that needs this iteration's gradient before anything
+//                   is sent (CHOCO's local step, adapt-then-combine). Sync mode: in the same
+//                   parallel phase. Async mode: at a's next step event, just before update(a);
+//                   what it prepares is sent by communicate() of the iteration starting then.
 //   communicate(a)  at a's step event, in event order: send what prepare decided, and report
 //                   an event (Outbox::event) when the trigger fired.
 //   receive(a, m)   when a message reaches a; may answer (pull requests).
@@ -43,8 +45,9 @@ class Algorithm {
   /// agent draws its own targets in prepare() (Overlay::begin_iteration).
   virtual void begin_round(int64_t /*k*/, SimTime /*now*/) {}
   virtual void prepare(Agent& a) = 0;
-  /// Sync mode only: the async driver never calls it, so the loader refuses async mode for
-  /// whatever depends on it (CHOCO; D-PSGD and gossip with order "adapt_then_combine").
+  /// Async mode calls it at the next step event, before update() (see the contract above);
+  /// the loader refuses async mode where that order is not the algorithm's (CHOCO; gossip with
+  /// order "adapt_then_combine").
   virtual void after_gradient(Agent&) {}
   virtual void communicate(Agent& a, Outbox& out) = 0;
   virtual void receive(Agent& a, const Message& m, Outbox& out) = 0;

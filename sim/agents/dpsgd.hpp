@@ -3,7 +3,9 @@
 // (topologies/mixing.hpp). A neighbour copy that never arrived (lost) counts as the agent's own
 // x_i, so rows still sum to one; after that the last copy that did arrive is held.
 // Adapt-then-combine (MixingOrder) takes the step first, in after_gradient(), and sends and mixes
-// the stepped models: x_i <- sum_j W_ij (x_j - step(g_j(x_j))).
+// the stepped models: x_i <- sum_j W_ij (x_j - step(g_j(x_j))). In async mode an agent, at the
+// step event that ends an iteration, takes the step, sends the stepped model to the peers of the
+// iteration starting then, and averages the stepped model with what has arrived.
 // On a dynamic overlay (overlay.hpp) each agent sends to its current targets and averages its
 // current sources with the overlay's weights; when the graph changes, every held copy is
 // dropped (a source whose copy of this round is lost counts as x_i).
@@ -29,7 +31,7 @@ class Dpsgd final : public Algorithm {
   /// W by `rule` over the agents' graph. Throws InputError when the rule does not apply to the
   /// graph (uniform weights on an irregular graph).
   /// With `compression`, neighbours receive C(x_i) and mix it as x_i (naive compressed gossip).
-  /// `order` kAdaptThenCombine needs sync mode (the driver's after_gradient()).
+  /// `order` kAdaptThenCombine: in async mode the stepped model leaves at the next step event.
   Dpsgd(const topo::Graph& graph, topo::MixingRule rule, const CompressionSpec& compression = {},
         MixingOrder order = MixingOrder::kCombineThenAdapt)
       : overlay_(graph, rule), compression_(compression), order_(order) {}

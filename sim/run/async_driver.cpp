@@ -146,9 +146,13 @@ class AsyncRun {
       swarm_.sim().stop();
       return false;
     }
+    // Adapt-then-combine steps and copies what it sends in after_gradient(); the copy leaves
+    // in communicate() of the iteration that starts at this same step event.
     if (computing_[a.id.value])
-      timed(config_.timings, &DriverTimings::updates_s, &outside_events_s_,
-            [&] { swarm_.algorithm().update(a); });
+      timed(config_.timings, &DriverTimings::updates_s, &outside_events_s_, [&] {
+        swarm_.algorithm().after_gradient(a);
+        swarm_.algorithm().update(a);
+      });
     if (a.iteration++ == completed_) --at_minimum_;
     while (at_minimum_ == 0 && completed_ < config_.iterations) {
       // The slowest agent finished iteration completed_: count who is at the new minimum.

@@ -115,10 +115,11 @@ void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
                                    "\"eventgrad\", \"gossip\" and \"elastic_gossip\" so far, "
                                    "not \"{}\"", file, to_string(k)));
   }
-  if (s.algorithm.order == MixingOrder::kAdaptThenCombine && s.time.mode == TimeMode::kAsync)
-    throw InputError(fmt::format("{}: /algorithm/order: \"adapt_then_combine\" runs in sync "
-                                 "mode only (the step comes before the send in every iteration; "
-                                 "use \"combine_then_adapt\" in async mode)", file));
+  if (s.algorithm.order == MixingOrder::kAdaptThenCombine && s.time.mode == TimeMode::kAsync &&
+      s.algorithm.kind == AlgorithmKind::kGossip)
+    throw InputError(fmt::format("{}: /algorithm/order: gossip's \"adapt_then_combine\" runs in "
+                                 "sync mode only (it picks its peer before the step; use "
+                                 "\"combine_then_adapt\" or \"dpsgd\" in async mode)", file));
   const bool choco = s.algorithm.kind == AlgorithmKind::kChoco;
   if (choco && s.time.mode == TimeMode::kAsync)
     throw InputError(fmt::format("{}: /time/mode: \"choco\" runs in sync mode only (its local "

@@ -164,6 +164,48 @@ TEST_CASE(
   CHECK(agents[2].x[1] == doctest::Approx(0.75).epsilon(1e-6));
 }
 
+TEST_CASE(
+    "async D-PSGD adapt-then-combine: at its step event an agent steps, sends the stepped model "
+    "and averages it with what arrived") {
+  // As the async driver does: a step event finishes the iteration (after_gradient, then update)
+  // and starts the next (prepare, the gradient, communicate). c = 0, lr 0.5: a step halves x.
+  auto agents = make_agents({vec({3, 0}), vec({0, 6}), vec({6, 3})},
+                            {vec({0, 0}), vec({0, 0}), vec({0, 0})}, 0.5f);
+  Dpsgd alg(async_overlay(topo::DynamicKind::kEpidemic, 3, 2), {}, MixingOrder::kAdaptThenCombine);
+  alg.start(agents);
+  QueueOutbox out;
+  for (Agent& a : agents) start_iteration(alg, a, out);
+  CHECK(out.sent == 0);  // nothing is stepped yet
+  const auto step_event = [&](uint32_t i) {
+    alg.after_gradient(agents[i]);
+    alg.update(agents[i]);
+    ++agents[i].iteration;
+    start_iteration(alg, agents[i], out);
+  };
+  std::vector<std::vector<float>> carried(3);
+  const auto deliver = [&](uint32_t from) {
+    for (const Message& m : out.queue)
+      if (m.from.value == from) carried[from].assign(m.params->begin(), m.params->end());
+    deliver_from(alg, agents, out, from);
+  };
+  // Agent 0 heard nobody: x0 = [1.5, 0], and that is what it sends to both others.
+  step_event(0);
+  CHECK(out.sent == 2);
+  deliver(0);
+  CHECK(carried[0] == std::vector<float>{1.5f, 0.0f});
+  CHECK(agents[0].x[0] == 1.5f);
+  // Agent 1 steps to [0, 3], sends that, and averages it with 0's: [0.75, 1.5].
+  step_event(1);
+  deliver(1);
+  CHECK(carried[1] == std::vector<float>{0.0f, 3.0f});
+  CHECK(agents[1].x[0] == 0.75f);
+  CHECK(agents[1].x[1] == 1.5f);
+  // Agent 2 steps to [3, 1.5] and averages it with both: ([3,1.5] + [1.5,0] + [0,3]) / 3.
+  step_event(2);
+  CHECK(agents[2].x[0] == doctest::Approx(1.5).epsilon(1e-6));
+  CHECK(agents[2].x[1] == doctest::Approx(1.5).epsilon(1e-6));
+}
+
 TEST_CASE("async gossip over one-peer exponential pulls from the target of its own iteration") {
   auto agents = make_agents({vec({1}), vec({2}), vec({3}), vec({4})},
                             {vec({0}), vec({0}), vec({0}), vec({0})}, 0.0f);

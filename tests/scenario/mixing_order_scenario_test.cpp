@@ -39,8 +39,11 @@ TEST_CASE("a bad or unsupported order names /algorithm/order") {
         "s.json: /algorithm/order: expected one of \"combine_then_adapt\", "
         "\"adapt_then_combine\", got \"atc\"");
   json async = with(with(dpsgd(), "/algorithm/order", "adapt_then_combine"), "/time/mode", "async");
-  CHECK(scenario_error_of(async).find("s.json: /algorithm/order: \"adapt_then_combine\" runs in "
-                                      "sync mode only") == 0);
+  CHECK(parse_scenario(async, "s.json").algorithm.order == MixingOrder::kAdaptThenCombine);
+  async["algorithm"]["kind"] = "gossip";
+  async["trigger"] = {{"kind", "always"}};
+  CHECK(scenario_error_of(async).find("s.json: /algorithm/order: gossip's \"adapt_then_combine\" "
+                                      "runs in sync mode only") == 0);
   json detsgrad = with(dpsgd(), "/algorithm", {{"kind", "detsgrad"}, {"order", "adapt_then_combine"}});
   detsgrad["trigger"] = {{"kind", "always"}};
   CHECK(scenario_error_of(detsgrad) == "s.json: /algorithm/order: unknown key");
