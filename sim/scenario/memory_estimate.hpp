@@ -14,8 +14,9 @@
 //   agents   per agent, what does not scale with the model: streams, queues, bookkeeping;
 //   links    a complete physical graph's n(n-1)/2 edges (the default underlay of a dynamic
 //            topology); other graphs' O(n) edges are small beside the agents.
-// Async runs hold in-flight messages on top; with unbounded send queues (issue 17) that part
-// grows with the offered load and is not in the estimate.
+//   in flight  async runs: the model copies a sender keeps alive while its messages travel,
+//            from the slowest link's time per model against the fastest step, bounded by the
+//            iterations and by what the send buffers can hold (newest message per destination).
 #pragma once
 
 #include <cstdint>

@@ -1,55 +1,26 @@
 // Dynamic topologies in async mode through `dlsim run`: each agent draws its peers in event
 // order, so 1 and 2 threads give the same run; what stays refused exits 2 naming the key.
 #include <doctest/doctest.h>
-#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include "in_process_cli.hpp"
 
-#include "sim/cli/app.hpp"
-#include "sim/scenario/load_scenario.hpp"
-
-namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run_dlsim(std::vector<std::string> args) {
-  args.insert(args.begin(), "dlsim");
-  std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int code = dlsim::cli::run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {code, out.str(), err.str()};
-}
-
-// ctest runs test cases as parallel processes: each gets its own folder.
-std::string scratch(const std::string& name) {
-  const fs::path p = fs::path(DLSIM_BINARY_DIR) / "tests" / "cli_runs" /
-                     (std::to_string(getpid()) + "-async-dynamic-" + name);
-  fs::remove_all(p);
-  fs::create_directories(p.parent_path());
-  return p.string();
-}
-
-std::string smoke(const std::string& name) {
-  return std::string(DLSIM_SOURCE_DIR) + "/scenarios/smoke/" + name + ".json";
-}
+using Result = dlsim::testing::CliResult;
+using dlsim::testing::run_dlsim;
+using dlsim::testing::scratch;
+using dlsim::testing::smoke;
+using dlsim::testing::summary;
 
 json run_summary(const std::string& name, std::vector<std::string> extra) {
-  const std::string out = scratch("run");
+  const std::string out = scratch("async-dynamic-run");
   std::vector<std::string> args{"run", smoke(name), "-o", out, "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   const Result r = run_dlsim(args);
   REQUIRE_MESSAGE(r.code == 0, r.err);
-  std::ifstream in(out + "/summary.json");
-  return json::parse(in);
+  return summary(out);
 }
 
 std::string topology(const std::string& dynamic) {

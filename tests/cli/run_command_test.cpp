@@ -1,5 +1,4 @@
 #include <doctest/doctest.h>
-#include <unistd.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,46 +8,19 @@
 #include <tuple>
 
 #include "../skip.hpp"
-#include "sim/cli/app.hpp"
+#include "in_process_cli.hpp"
 #include "sim/core/build_info.hpp"
-#include "sim/scenario/load_scenario.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run_dlsim(std::vector<std::string> args) {
-  args.insert(args.begin(), "dlsim");
-  std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int code = dlsim::cli::run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {code, out.str(), err.str()};
-}
-
-// ctest runs test cases as parallel processes: each gets its own folder.
-std::string scratch(const std::string& name) {
-  const fs::path p =
-      fs::path(DLSIM_BINARY_DIR) / "tests" / "cli_runs" / (std::to_string(getpid()) + "-" + name);
-  fs::remove_all(p);
-  fs::create_directories(p.parent_path());
-  return p.string();
-}
-
-std::string smoke(const std::string& name) {
-  return std::string(DLSIM_SOURCE_DIR) + "/scenarios/smoke/" + name + ".json";
-}
-
-json summary(const std::string& out) {
-  std::ifstream in(out + "/summary.json");
-  return json::parse(in);
-}
+using Result = dlsim::testing::CliResult;
+using dlsim::testing::run_dlsim;
+using dlsim::testing::scratch;
+using dlsim::testing::smoke;
+using dlsim::testing::summary;
 
 std::string fingerprint_of(const std::string& scenario, std::vector<std::string> extra = {}) {
   const std::string out = scratch("fp");

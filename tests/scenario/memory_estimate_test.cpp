@@ -106,3 +106,54 @@ TEST_CASE("sizes read as people write them") {
   CHECK(format_bytes(3 * 1024 * 1024 + 512 * 1024) == "3.5 MiB");
   CHECK(format_bytes(16 * kGiB) == "16 GiB");
 }
+
+TEST_CASE("async runs add the copies in flight: link time over step time, bounded by the buffers") {
+  // Quadratic agents of 1,000 parameters (4,000 B); a step takes 1 ms; a model 4 ms on an
+  // 8 Mbit/s link plus 1 ms of latency: 5 copies made while the first travels, and the next.
+  const json base = json::parse(R"({"name": "q", "agents": 100,
+      "model": {"kind": "quadratic", "dim": 1000},
+      "topology": {"dynamic": {"kind": "epidemic", "s": 3}},
+      "network": {"bandwidth": "8Mbps", "latency": "1ms"},
+      "algorithm": {"kind": "dpsgd"}, "time": {"mode": "async", "compute": {"step": "1ms"}},
+      "run": {"iterations": 100}})");
+  auto in_flight = [](const json& j) -> double {
+    const MemoryEstimate e = estimate_memory(spec_of(j), 16 * kGiB);
+    for (const MemoryPart& p : e.parts)
+      if (p.name == "in flight") {
+        CHECK(p.pointer == "/network/bandwidth");
+        return static_cast<double>(p.bytes) / (100.0 * 4000.0);  // copies per agent
+      }
+    return 0.0;
+  };
+  // 6 alive, one of them counted with the algorithm's own. A destination gets 3 / 99 of the
+  // copies, far less than its link carries: nothing waits.
+  CHECK(in_flight(base) == 5.0);
+  CHECK(in_flight(with(base, "/time/mode", "sync")) == 0.0);
+  CHECK(in_flight(with(base, "/run/iterations", 3)) == 2.0);  // no more than the iterations
+  CHECK(in_flight(with(base, "/network/bandwidth", "80Mbps")) == 2.0);  // 1.4 ms: 3 alive
+  json quick = with(with(base, "/network/bandwidth", "1Gbps"), "/network/latency", "0.5ms");
+  CHECK(in_flight(quick) == 0.0);  // 0.53 ms: only its own
+  CHECK(in_flight(with(quick, "/network/latency", "1ms")) == 2.0);  // 1.03 ms: latency counts
+  CHECK(in_flight(with(base, "/time/compute/step", "2ms")) == 3.0);     // 3 made, and the next
+  // A step of 1 us: the first copy to each of the 99 destinations is still on the wire, and two
+  // wait for each, from the last 2 x 99 / 3 iterations: 99 + 66 + 1 alive.
+  json fast = with(with(base, "/time/compute/step", "1us"), "/run/iterations", 1000);
+  CHECK(in_flight(fast) == 165.0);
+  CHECK(in_flight(with(fast, "/network/send_buffer", 8)) == 99.0 + 264.0);
+  CHECK(in_flight(with(fast, "/run/iterations", 100)) == 99.0);
+  // A static ring of alike links: an iteration's copy travels to both neighbours together; one
+  // on the wire, two waiting, the next one.
+  const json ring = with(base, "/topology", {{"kind", "ring"}});
+  CHECK(in_flight(ring) == 3.0);
+  // 10 ms of latency, 32 us of transmission: every link carries 10 copies at once, none waits.
+  json far = with(with(ring, "/network/latency", "10ms"), "/network/bandwidth", "1Gbps");
+  CHECK(in_flight(far) == 10.0);
+  // Gossip picks one neighbour at a time: one on each of the 2 links, two waiting for each.
+  json gossip = with(ring, "/algorithm", {{"kind", "gossip"}});
+  gossip = with(gossip, "/trigger", {{"kind", "always"}});
+  CHECK(in_flight(gossip) == 6.0);
+  // A top 1 % message holds 10 values and 10 indices, a fiftieth of a copy, and is on the wire
+  // for 80 us: 1.08 ms with the latency, 3 alive.
+  CHECK(in_flight(with(base, "/algorithm/compression", {{"kind", "top_k"}, {"fraction", 0.01}})) ==
+        doctest::Approx(0.04));
+}
