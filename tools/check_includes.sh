@@ -11,6 +11,7 @@ models/	^(sim/core/|models/)	^(boost/|nlohmann/)
 topologies/	^(sim/core/|topologies/)	^nlohmann/
 sim/network/	^(sim/core/|topologies/|sim/network/)	^(Eigen/|nlohmann/)
 sim/compression/	^(sim/core/|sim/compression/)	^(boost/|nlohmann/)
+sim/robust/	^(sim/core/|sim/robust/)	^(Eigen/|boost/|nlohmann/)
 sim/agents/	^(sim/core/|topologies/|sim/network/|sim/compression/|sim/agents/|models/[a-z_]+\.hpp|models/data/)	^nlohmann/
 sim/scenario/	^(sim/core/|topologies/|sim/network/|sim/compression/|sim/agents/|sim/scenario/|models/[a-z_]+\.hpp|models/data/)	^$
 sim/metrics/	^(sim/core/|topologies/|sim/network/|sim/compression/|sim/agents/|sim/metrics/|models/[a-z_]+\.hpp|models/data/)	^$
