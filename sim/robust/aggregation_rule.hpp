@@ -82,6 +82,12 @@ void coordinate_median(const Neighbourhood& in, std::span<float> out, Aggregatio
 void multi_krum(const Neighbourhood& in, uint32_t f, uint32_t m, std::span<float> out,
                 AggregationWorkspace& ws);
 
+/// Krum: the member with the lowest score (multi_krum with m = 1).
+inline void krum(const Neighbourhood& in, uint32_t f, std::span<float> out,
+                 AggregationWorkspace& ws) {
+  multi_krum(in, f, 1, out, ws);
+}
+
 /// Smoothed Weiszfeld from the members' mean: `iterations` times z <- sum_v b_v v / sum_v b_v
 /// with b_v = 1 / max(nu, ||v - z||). nu > 0.
 void geometric_median(const Neighbourhood& in, uint32_t iterations, double nu, std::span<float> out,

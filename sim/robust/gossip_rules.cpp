@@ -76,7 +76,7 @@ void clipped_gossip(const Neighbourhood& in, ClipRadius radius, double tau, std:
 void balance(const Neighbourhood& in, double gamma, double kappa, double alpha, double progress,
              std::span<float> out, AggregationWorkspace& ws) {
   check_fits(in, out, ws);
-  // Fang et al. 2024, eq. (2): the radius shrinks from gamma ||x_i|| as training goes on.
+  // Fang et al. 2024 (BALANCE): the radius shrinks from gamma ||x_i|| as training goes on.
   double norm_sq = 0.0;
   for (float v : in.own) norm_sq += static_cast<double>(v) * static_cast<double>(v);
   const double radius = gamma * std::exp(-kappa * progress) * std::sqrt(norm_sq);

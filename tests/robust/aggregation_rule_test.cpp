@@ -111,7 +111,7 @@ TEST_CASE("krum keeps the member with the lowest score, multi_krum averages the 
   // Krum: own, [0, 7]. m = 2: own and the tie at 5 goes to the lower index (1, not -1):
   // [(0 + 1) / 2, 7] = [0.5, 7].
   Hood h({0, 7}, {{1, 7}, {3, 7}, {10, 7}, {-1, 7}});
-  multi_krum(h.in(), 1, 1, h.out, h.ws);
+  krum(h.in(), 1, h.out, h.ws);
   CHECK(h.out == std::vector<float>{0, 7});
   multi_krum(h.in(), 1, 2, h.out, h.ws);
   CHECK(h.out == std::vector<float>{0.5f, 7});
@@ -123,7 +123,7 @@ TEST_CASE("krum keeps the member with the lowest score, multi_krum averages the 
 TEST_CASE("krum breaks a tie of scores towards the lower member index") {
   // f = 0, n = 3, one nearest: own 5 -> 16 (to 1), 0 -> 1, 1 -> 1: members 1 and 2 tie, 1 wins.
   Hood h({5}, {{0}, {1}});
-  multi_krum(h.in(), 0, 1, h.out, h.ws);
+  krum(h.in(), 0, h.out, h.ws);
   CHECK(h.out == std::vector<float>{0});
 }
 
