@@ -11,8 +11,9 @@ models/	^(sim/core/|models/)	^(boost/|nlohmann/)
 topologies/	^(sim/core/|topologies/)	^nlohmann/
 sim/network/	^(sim/core/|topologies/|sim/network/)	^(Eigen/|nlohmann/)
 sim/compression/	^(sim/core/|sim/compression/)	^(boost/|nlohmann/)
-sim/agents/	^(sim/core/|topologies/|sim/network/|sim/compression/|sim/agents/|models/[a-z_]+\.hpp|models/data/)	^nlohmann/
-sim/scenario/	^(sim/core/|topologies/|sim/network/|sim/compression/|sim/agents/|sim/scenario/|models/[a-z_]+\.hpp|models/data/)	^$
+sim/robust/	^(sim/core/|sim/robust/)	^(Eigen/|boost/|nlohmann/)
+sim/agents/	^(sim/core/|topologies/|sim/network/|sim/compression/|sim/robust/|sim/agents/|models/[a-z_]+\.hpp|models/data/)	^nlohmann/
+sim/scenario/	^(sim/core/|topologies/|sim/network/|sim/compression/|sim/robust/|sim/agents/|sim/scenario/|models/[a-z_]+\.hpp|models/data/)	^$
 sim/metrics/	^(sim/core/|topologies/|sim/network/|sim/compression/|sim/agents/|sim/metrics/|models/[a-z_]+\.hpp|models/data/)	^$
 sim/run/	^(sim/core/|sim/network/|sim/compression/|sim/agents/|sim/scenario/|sim/metrics/|sim/run/|models/data/)	^$
 sim/sweep/	^(sim/core/|sim/scenario/|sim/metrics/|sim/run/|sim/sweep/|models/data/)	^$

@@ -1,0 +1,59 @@
+#include "sim/robust/aggregation_workspace.hpp"
+
+#include <functional>
+
+#include "sim/core/error.hpp"
+
+namespace dlsim {
+
+AggregationWorkspace::AggregationWorkspace(size_t dimension, size_t max_neighbours)
+    : dimension_(dimension),
+      max_neighbours_(max_neighbours),
+      views_(max_neighbours),
+      column_(max_neighbours + 1),
+      sorted_(max_neighbours + 1),
+      per_member_(max_neighbours + 1),
+      per_member2_(max_neighbours + 1),
+      distances_((max_neighbours + 1) * (max_neighbours + 1)),
+      row_(max_neighbours + 1),
+      order_(max_neighbours + 1) {}
+
+std::span<std::span<const float>> AggregationWorkspace::views(size_t count) {
+  DLSIM_CHECK(count <= max_neighbours_, "{} neighbours, a workspace for {}", count,
+              max_neighbours_);
+  return std::span(views_).first(count);
+}
+
+namespace {
+bool overlaps(std::span<const float> a, std::span<const float> b) {
+  // std::less gives a total order on pointers even across unrelated arrays.
+  const std::less<const float*> before;
+  return before(a.data(), b.data() + b.size()) && before(b.data(), a.data() + a.size());
+}
+}  // namespace
+
+void check_fits(const Neighbourhood& in, std::span<const float> out,
+                const AggregationWorkspace& ws) {
+  const size_t d = ws.dimension();
+  DLSIM_CHECK(in.own.size() == d && out.size() == d, "own {} and out {} floats, workspace {}",
+              in.own.size(), out.size(), d);
+  DLSIM_CHECK(in.others.size() <= ws.max_neighbours(), "{} neighbours, a workspace for {}",
+              in.others.size(), ws.max_neighbours());
+  DLSIM_CHECK(!overlaps(out, in.own), "out overlaps the own model");
+  for (size_t k = 0; k < in.others.size(); ++k) {
+    DLSIM_CHECK(in.others[k].size() == d, "neighbour {} has {} floats, not {}", k,
+                in.others[k].size(), d);
+    DLSIM_CHECK(!overlaps(out, in.others[k]), "out overlaps neighbour {}", k);
+  }
+}
+
+double squared_distance(std::span<const float> a, std::span<const float> b) {
+  double sum = 0.0;
+  for (size_t e = 0; e < a.size(); ++e) {
+    const double diff = static_cast<double>(a[e]) - static_cast<double>(b[e]);
+    sum += diff * diff;
+  }
+  return sum;
+}
+
+}  // namespace dlsim

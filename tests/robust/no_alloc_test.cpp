@@ -1,0 +1,107 @@
+// Counts heap allocations around every rule and attack once the workspace is sized, as
+// tests/models/no_alloc_test.cpp does for training steps: this executable wraps glibc's malloc,
+// calloc and realloc; under AddressSanitizer, which owns malloc, the test is skipped.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstddef>
+#include <vector>
+
+#include "../skip.hpp"
+#include "robust_fixture.hpp"
+#include "sim/core/random.hpp"
+#include "sim/robust/aggregation_rule.hpp"
+#include "sim/robust/attacks.hpp"
+
+#if defined(__SANITIZE_ADDRESS__) || !defined(__GLIBC__)
+#define DLSIM_COUNT_MALLOC 0
+#else
+#define DLSIM_COUNT_MALLOC 1
+#endif
+
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+[[maybe_unused]] void count() {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
+}
+}  // namespace
+
+#if DLSIM_COUNT_MALLOC
+extern "C" {
+void* __libc_malloc(size_t);
+void* __libc_calloc(size_t, size_t);
+void* __libc_realloc(void*, size_t);
+void* malloc(size_t n) {
+  count();
+  return __libc_malloc(n);
+}
+void* calloc(size_t n, size_t size) {
+  count();
+  return __libc_calloc(n, size);
+}
+void* realloc(void* p, size_t n) {
+  count();
+  return __libc_realloc(p, n);
+}
+}
+#endif
+
+using namespace dlsim;
+
+namespace {
+
+volatile const void* g_sink = nullptr;
+
+template <class F>
+long allocations_during(F&& f) {
+  g_allocations = 0;
+  g_counting = true;
+  f();
+  g_counting = false;
+  return g_allocations.load();
+}
+
+}  // namespace
+
+TEST_CASE("every robust rule and attack allocates nothing once its workspace is sized") {
+  if (!DLSIM_COUNT_MALLOC)
+    return dlsim::skip_test("malloc is not glibc's here (AddressSanitizer owns it)");
+  // The counter sees an allocation: the zeros below are not vacuous.
+  CHECK(allocations_during([] {
+          std::vector<float> v(100);
+          g_sink = v.data();
+        }) >= 1);
+  RandomStream rng(3, "robust-test", 0);
+  auto draw = [&] {
+    std::vector<float> v(300);
+    for (float& x : v) x = static_cast<float>(rng.normal());
+    return v;
+  };
+  testing::Hood h(draw(), {draw(), draw(), draw(), draw(), draw(), draw()}, 0.4,
+                  {0.1, 0.1, 0.1, 0.1, 0.1, 0.1});
+  std::vector<double> honest_w{0.1, 0.1, 0.1};
+  std::vector<float> attack(h.own.size());
+  AggregationSpec spec;
+  auto all = [&] {
+    for (AggregationKind kind :
+         {AggregationKind::kMean, AggregationKind::kClippedGossip, AggregationKind::kTrimmedMean,
+          AggregationKind::kMedian, AggregationKind::kKrum, AggregationKind::kMultiKrum,
+          AggregationKind::kGeometricMedian, AggregationKind::kBalance}) {
+      spec.kind = kind;
+      spec.byzantine = 2;
+      spec.selected = 3;
+      aggregate(spec, h.in(), 0.5, h.out, h.ws);
+    }
+    clipped_gossip(h.in(), ClipRadius::kAdaptive, 0.0, h.out, h.ws);
+    const auto honest = h.in().others.first(3);
+    alie(honest, 1.0, attack);
+    ipm(honest, 0.1, attack);
+    sign_flip(h.own, attack);
+    gaussian(h.own, 0.5, rng, attack);
+    dissensus(h.own, honest, honest_w, 0.3, 1.0, attack);
+    g_sink = attack.data();
+  };
+  all();  // nothing to warm up, but the same shape as the models test
+  CHECK(allocations_during(all) == 0);
+}
