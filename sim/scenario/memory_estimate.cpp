@@ -216,7 +216,7 @@ double in_flight_vectors(const ScenarioSpec& s, const ModelFacts& m) {
       (compute.step ? compute.step->seconds() : m.flops_per_step / (compute.gflops * 1e9)) /
       fastest;
   const double ratio = wire_s / step_s;  // copies made while one crosses the slowest link
-  if (ratio <= 1.0) return 0.0;
+  if (!(ratio > 1.0)) return 0.0;  // also 0 / 0: no time on the wire, none to step
   // The links a sender uses and how many of them each iteration's copy goes to.
   double destinations = 1.0, per_iteration = 1.0;
   if (s.dynamic) {

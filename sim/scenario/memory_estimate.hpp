@@ -16,7 +16,7 @@
 //            topology); other graphs' O(n) edges are small beside the agents.
 //   in flight  async runs: the model copies a sender keeps alive while its messages travel,
 //            from the slowest link's time per model against the fastest step, bounded by the
-//            iterations and by what the send buffers can hold (newest message per destination).
+//            iterations and by what the send buffers hold (network.send_buffer per destination).
 #pragma once
 
 #include <cstdint>
