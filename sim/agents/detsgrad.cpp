@@ -165,15 +165,12 @@ void Detsgrad::prepare(Agent& a) {
 }
 
 void Detsgrad::prepare_compressed(Agent& a, PerAgent& s) {
-  // x - x^_i in a buffer per thread (x^_i = 0 before the first event): it lives only until it
-  // is compressed.
-  thread_local ParamVector diff;
-  if (s.broadcast)
-    diff = a.x - *s.broadcast;
-  else
-    diff = a.x;
-  s.pending_delta =
-      compression_.delta(a, std::span<const float>(diff.data(), static_cast<size_t>(diff.size())));
+  // q = C(x - x^_i), x^_i = 0 before the first event; the difference is not formed.
+  const auto span_of = [](const ParamVector& v) {
+    return std::span<const float>(v.data(), static_cast<size_t>(v.size()));
+  };
+  s.pending_delta = compression_.delta(
+      a, span_of(a.x), s.broadcast ? span_of(*s.broadcast) : std::span<const float>());
   std::shared_ptr<ParamVector> next = s.broadcast ? s.pool.take_copy(*s.broadcast)
                                                   : s.pool.take(a.x.size());
   if (!s.broadcast) next->setZero();
