@@ -27,10 +27,15 @@ struct Lists {
 constexpr size_t kOverflow = SIZE_MAX;
 constexpr int kTopShift = 20;  // the histogram's buckets: the top 11 key bits (sign excluded)
 
-// The histogram bucket (top 11 key bits) where the k-th largest of d > k entries lies. The
-// histogram is kept in four parts: neighbouring values often share a bucket, and one counter
-// incremented back to back waits for its own previous store each time.
-uint32_t kth_bucket(std::span<const float> x, std::span<const float> base, uint64_t k) {
+struct Bucket {
+  uint32_t top;   // the histogram bucket (top 11 key bits) where the k-th largest lies
+  uint64_t from;  // entries in it and above
+};
+
+// The bucket of the k-th largest of d > k entries, from a histogram kept in four parts:
+// neighbouring values often share a bucket, and one counter incremented back to back waits for
+// its own previous store each time.
+Bucket kth_bucket(std::span<const float> x, std::span<const float> base, uint64_t k) {
   const size_t d = x.size();
   auto v = [&](size_t i) { return base.empty() ? x[i] : x[i] - base[i]; };
   constexpr uint32_t kBuckets = 2048;
@@ -39,11 +44,12 @@ uint32_t kth_bucket(std::span<const float> x, std::span<const float> base, uint6
   for (; i + 4 <= d; i += 4)
     for (size_t p = 0; p < 4; ++p) ++part[p][magnitude_key(v(i + p)) >> kTopShift];
   for (; i < d; ++i) ++part[0][magnitude_key(v(i)) >> kTopShift];
-  uint64_t need = k;
+  uint64_t need = k, from = 0;
   uint32_t b = kBuckets - 1;
   for (;; --b) {
     const uint64_t count = uint64_t{part[0][b]} + part[1][b] + part[2][b] + part[3][b];
-    if (count >= need) return b;
+    from += count;
+    if (count >= need) return {b, from};
     need -= count;
   }
 }
@@ -120,7 +126,7 @@ struct Outcome {
 Outcome select_in(std::span<const float> x, std::span<const float> base, uint64_t k,
                   uint32_t hint_key, std::vector<uint32_t>& out) {
   const size_t d = x.size();
-  // Per thread: compressing runs in the parallel phase, and the lists are as long as d at worst.
+  // Per thread: compressing runs in the parallel phase. As long as the most entries listed.
   thread_local Lists lists;
   Outcome o;
   size_t n = 0;
@@ -134,9 +140,12 @@ Outcome select_in(std::span<const float> x, std::span<const float> base, uint64_
     o.one_pass = n != kOverflow && n >= k;
   }
   if (!o.one_pass) {
-    lists.reserve(d + kListSlack);
-    n = list_at_least(x, base, kth_bucket(x, base, k) << kTopShift, d, lists.index.data(),
+    const Bucket bucket = kth_bucket(x, base, k);
+    lists.reserve(bucket.from + kListSlack);
+    n = list_at_least(x, base, bucket.top << kTopShift, bucket.from, lists.index.data(),
                       lists.key.data());
+    DLSIM_CHECK(n == bucket.from, "listed {} entries from the k-th bucket, counted {}", n,
+                bucket.from);
   }
   const Kth kth = kth_largest(lists.key.data(), n, k, lists.work.data());
   emit(lists, n, k, kth, out);
