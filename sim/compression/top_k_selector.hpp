@@ -1,6 +1,6 @@
 // Exact top-k by magnitude, fast when it is asked again and again about similar vectors: error
 // feedback compresses x - x^ at almost every iteration, and the k-th largest magnitude moves by a
-// few percent from one call to the next (docs/compression.md, "What compression costs").
+// few percent from one call to the next (docs/compression.md, "Speed").
 #pragma once
 
 #include <cstdint>
