@@ -38,7 +38,9 @@ for p in range(1, pairs + 1):
     ratios.append(b["time"]["wall_s"] / a["time"]["wall_s"])
     print(f"pair {p}: plain {split(a)}")
     print(f"        compressed {split(b)}  ratio {ratios[-1]:.3f}")
-print(f"fingerprints: plain {a['fingerprint']}, compressed {b['fingerprint']}")
+steps = b["agents"] * b["iterations"]
+print(f"fingerprints: plain {a['fingerprint']}, compressed {b['fingerprint']}; events per agent-step: "
+      f"plain {a['comm']['events'] / steps:.2f}, compressed {b['comm']['events'] / steps:.2f}")
 print(f"median compressed/plain wall time over {pairs} pairs: {statistics.median(ratios):.3f} "
       f"({', '.join(f'{r:.3f}' for r in ratios)})")
 PY
