@@ -22,7 +22,7 @@ std::shared_ptr<ParamVector> AgentCompression::snapshot(Agent& a, SnapshotPool& 
   return buffer;
 }
 
-Delta AgentCompression::delta(Agent& a, std::span<const float> v) {
+Delta AgentCompression::delta(Agent& a, std::span<const float> x, std::span<const float> base) {
   PerAgent& s = state_[a.id.value];
   // Same reuse rule as SnapshotPool: a message nobody else holds any more is free again.
   std::shared_ptr<CompressedVector>* free = nullptr;
@@ -32,7 +32,7 @@ Delta AgentCompression::delta(Agent& a, std::span<const float> v) {
       break;
     }
   if (!free) free = &s.pool.emplace_back(std::make_shared<CompressedVector>());
-  s.compressor->compress(v, a.compress_rng, **free);
+  s.compressor->compress_difference(x, base, a.compress_rng, **free);
   return *free;
 }
 

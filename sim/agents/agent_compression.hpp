@@ -32,9 +32,9 @@ class AgentCompression {
   /// x as a snapshot from `pool`: C(x) decoded when enabled, a copy of x otherwise. Touches only
   /// agent a's state (its stream, its compressor's scratch) and `pool`'s use counts.
   std::shared_ptr<ParamVector> snapshot(Agent& a, SnapshotPool& pool, const ParamVector& x);
-  /// C(v) for a change v, from agent a's pool of messages (reused once nobody holds one); v
-  /// itself, densely, when compression is disabled.
-  Delta delta(Agent& a, std::span<const float> v);
+  /// C(x - base) for the change x - base (base empty: C(x)), from agent a's pool of messages
+  /// (reused once nobody holds one); the change itself, densely, when compression is disabled.
+  Delta delta(Agent& a, std::span<const float> x, std::span<const float> base = {});
 
   /// A message from a carrying `params` (a snapshot from snapshot()) or `delta`, with its exact
   /// payload size, and the uncompressed size when compressed (for the compression signal).

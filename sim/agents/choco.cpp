@@ -113,17 +113,22 @@ void Choco::after_gradient(Agent& a) {
   s.stepped = true;
   s.pending = nullptr;
   if (a.iteration % local_steps_ != 0) return;
-  // x - x^_i, in a buffer per thread: the difference lives only until it is compressed.
-  thread_local ParamVector diff;
-  diff = a.x - s.own;
-  s.drift = trigger_.needs_drift() ? norm_of(diff, trigger_.spec().norm) : 0.0;
+  // The trigger's drift ||x - x^_i||, from the difference in a buffer per thread; the compressor
+  // reads x and x^_i itself.
+  s.drift = 0.0;
+  if (trigger_.needs_drift()) {
+    thread_local ParamVector diff;
+    diff = a.x - s.own;
+    s.drift = norm_of(diff, trigger_.spec().norm);
+  }
   // Every agent decides at every communication round (an outside decider counts on it), even
   // one with nobody to send to.
   s.whole = nullptr;
   if (trigger_.decide(a.id, {a.iteration, s.drift, 0.0}, a.trigger_rng) &&
       !targets(a.id.value).empty()) {
     s.pending = compression_.delta(
-        a, std::span<const float>(diff.data(), static_cast<size_t>(diff.size())));
+        a, std::span<const float>(a.x.data(), static_cast<size_t>(a.x.size())),
+        std::span<const float>(s.own.data(), static_cast<size_t>(s.own.size())));
     s.pending->add_to(std::span<float>(s.own.data(), static_cast<size_t>(s.own.size())));
     s.published = true;
   }

@@ -165,19 +165,30 @@ void Detsgrad::prepare(Agent& a) {
 }
 
 void Detsgrad::prepare_compressed(Agent& a, PerAgent& s) {
-  // x - x^_i in a buffer per thread (x^_i = 0 before the first event): it lives only until it
-  // is compressed.
-  thread_local ParamVector diff;
-  if (s.broadcast)
-    diff = a.x - *s.broadcast;
-  else
-    diff = a.x;
-  s.pending_delta =
-      compression_.delta(a, std::span<const float>(diff.data(), static_cast<size_t>(diff.size())));
-  std::shared_ptr<ParamVector> next = s.broadcast ? s.pool.take_copy(*s.broadcast)
-                                                  : s.pool.take(a.x.size());
-  if (!s.broadcast) next->setZero();
+  // q = C(x - x^_i), x^_i = 0 before the first event; the difference is not formed.
+  const auto span_of = [](const ParamVector& v) {
+    return std::span<const float>(v.data(), static_cast<size_t>(v.size()));
+  };
+  s.pending_delta = compression_.delta(
+      a, span_of(a.x), s.broadcast ? span_of(*s.broadcast) : std::span<const float>());
+  // x^_i + q, in the buffer of the x^_i before when it can be brought up to date sparsely (the
+  // pool and `before` its only owners: the use counts are exact here, as in take_snapshot).
+  std::shared_ptr<ParamVector> next;
+  const bool made_it = s.broadcast && s.broadcast == s.made;
+  if (made_it && s.before && s.before.use_count() == 2 && s.before_q->sparse &&
+      s.pending_delta->sparse) {
+    next = std::move(s.before);
+    for (uint32_t i : s.before_q->indices) (*next)[i] = (*s.broadcast)[i];
+  } else if (s.broadcast) {
+    next = s.pool.take_copy(*s.broadcast);
+  } else {
+    next = s.pool.take(a.x.size());
+    next->setZero();
+  }
   s.pending_delta->add_to(std::span<float>(next->data(), static_cast<size_t>(next->size())));
+  s.before = made_it ? std::move(s.made) : nullptr;
+  s.before_q = s.pending_delta;
+  s.made = next;
   s.pending = std::move(next);
 }
 

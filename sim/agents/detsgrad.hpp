@@ -140,6 +140,13 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
     // With compression the q of the pending event; with per-tensor events its tensors. Each
     // message carries the number of its event (events_sent).
     Delta pending_delta;
+    // SPARQ: the last x^_i that prepare_compressed made (`made`), and the buffer of the x^_i
+    // before it with the q that made the difference. Once nobody else holds that buffer, it
+    // differs from x^_i only at q's entries when q is sparse: the next x^_i is then made in it
+    // by copying those entries and adding the next q (2k entries written instead of d).
+    std::shared_ptr<ParamVector> made;
+    std::shared_ptr<ParamVector> before;
+    Delta before_q;
     Parts pending_parts;
     uint32_t events_sent = 0;
     // Overlay only: the sources copies.held is parallel to (ascending), the targets that are

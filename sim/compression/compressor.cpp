@@ -17,34 +17,54 @@ Compressor::Compressor(const CompressionSpec& spec, uint64_t dimension)
               spec.levels);
 }
 
-void Compressor::compress(std::span<const float> v, RandomStream& rng, CompressedVector& out) {
-  DLSIM_CHECK(v.size() == dimension_, "compressing {} values with a compressor for {}", v.size(),
+void Compressor::compress_difference(std::span<const float> x, std::span<const float> base,
+                                     RandomStream& rng, CompressedVector& out) {
+  DLSIM_CHECK(x.size() == dimension_ && (base.empty() || base.size() == dimension_),
+              "compressing {} values (less {}) with a compressor for {}", x.size(), base.size(),
               dimension_);
+  const bool difference = !base.empty();
   out.dimension = dimension_;
   out.wire_bytes = wire_bytes_;
   out.sparse = spec_.sparsifier != Sparsifier::kNone && kept_ < dimension_;
   if (!out.sparse) {
     out.indices.clear();
-    out.values.assign(v.begin(), v.end());
+    if (difference) {
+      out.values.resize(dimension_);
+      for (size_t i = 0; i < dimension_; ++i) out.values[i] = x[i] - base[i];
+    } else {
+      out.values.assign(x.begin(), x.end());
+    }
   } else {
     if (spec_.sparsifier == Sparsifier::kTopK)
-      select_top_k(v, kept_, out.indices);
+      top_k_.select(x, base, kept_, out.indices);
     else
       select_random_k(dimension_, kept_, rng, mask_, out.indices);
     out.values.resize(out.indices.size());
-    for (size_t j = 0; j < out.indices.size(); ++j) out.values[j] = v[out.indices[j]];
+    for (size_t j = 0; j < out.indices.size(); ++j) {
+      const uint32_t i = out.indices[j];
+      out.values[j] = difference ? x[i] - base[i] : x[i];
+    }
   }
   if (spec_.sparsifier == Sparsifier::kRandomK && spec_.scale) {
-    const float scale = static_cast<float>(static_cast<double>(dimension_) /
-                                           static_cast<double>(kept_));
-    for (float& x : out.values) x *= scale;
+    const float scale =
+        static_cast<float>(static_cast<double>(dimension_) / static_cast<double>(kept_));
+    for (float& value : out.values) value *= scale;
   }
   switch (spec_.quantizer) {
-    case Quantizer::kFloat32: break;
-    case Quantizer::kQsgd: quantize_qsgd(out.values, spec_.levels, rng, spec_.rescale); break;
-    case Quantizer::kSign: quantize_sign(out.values); break;
-    case Quantizer::kFp16: quantize_fp16(out.values); break;
-    case Quantizer::kBf16: quantize_bf16(out.values); break;
+    case Quantizer::kFloat32:
+      break;
+    case Quantizer::kQsgd:
+      quantize_qsgd(out.values, spec_.levels, rng, spec_.rescale);
+      break;
+    case Quantizer::kSign:
+      quantize_sign(out.values);
+      break;
+    case Quantizer::kFp16:
+      quantize_fp16(out.values);
+      break;
+    case Quantizer::kBf16:
+      quantize_bf16(out.values);
+      break;
   }
 }
 

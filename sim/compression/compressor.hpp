@@ -10,6 +10,7 @@
 
 #include "sim/compression/compressed_vector.hpp"
 #include "sim/compression/compression_spec.hpp"
+#include "sim/compression/top_k_selector.hpp"
 
 namespace dlsim {
 
@@ -27,7 +28,16 @@ class Compressor {
   uint64_t wire_bytes() const { return wire_bytes_; }
 
   /// out <- C(v), decoded as a receiver sees it; reuses out's buffers.
-  void compress(std::span<const float> v, RandomStream& rng, CompressedVector& out);
+  void compress(std::span<const float> v, RandomStream& rng, CompressedVector& out) {
+    compress_difference(v, {}, rng, out);
+  }
+  /// out <- C(x - base) (base empty: C(x)), the same message as compress() of the difference
+  /// vector, which is never formed: error feedback compresses x - x^ at almost every event, and
+  /// top_k then reads x and base once.
+  void compress_difference(std::span<const float> x, std::span<const float> base, RandomStream& rng,
+                           CompressedVector& out);
+  /// top_k's selector (its hint and how often it held); for benchmarks and tests.
+  const TopKSelector& top_k_selector() const { return top_k_; }
 
  private:
   CompressionSpec spec_;
@@ -35,6 +45,7 @@ class Compressor {
   uint64_t kept_;
   uint64_t wire_bytes_;
   std::vector<uint64_t> mask_;  // random_k's scratch
+  TopKSelector top_k_;          // top_k's threshold hint, carried from one call to the next
 };
 
 }  // namespace dlsim

@@ -10,11 +10,9 @@ namespace dlsim {
 class RandomStream;
 
 /// out <- the indices of the k entries of v with the largest |v_i|, ascending; among equal
-/// magnitudes the lower index wins (NaN ranks above infinity). k >= d: every index. Two linear
-/// passes: a histogram of the magnitudes' top 11 bits finds the bucket where the k-th largest
-/// lies; a second lists the entries above it and in it; std::nth_element then picks among the
-/// bucket's entries only (about 1% of d for smooth data). Scratch lists per thread; allocation-
-/// free once they and out have grown.
+/// magnitudes the lower index wins (NaN ranks above infinity). k >= d: every index. A
+/// TopKSelector without a hint (two linear passes); a compressor keeps its own, whose hint makes
+/// later calls one pass.
 void select_top_k(std::span<const float> v, uint64_t k, std::vector<uint32_t>& out);
 
 /// out <- k distinct indices of [0, d) drawn uniformly from rng (Floyd's algorithm), ascending.
