@@ -3,10 +3,11 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 
-#include "sim/core/build_info.hpp"
+#include "sim/cli/algorithms_command.hpp"
 #include "sim/cli/run_command.hpp"
 #include "sim/cli/sweep_command.hpp"
 #include "sim/cli/topology_command.hpp"
+#include "sim/core/build_info.hpp"
 #include "sim/core/error.hpp"
 
 namespace dlsim::cli {
@@ -16,6 +17,7 @@ void add_commands(CLI::App& app, std::ostream& out, std::ostream& err) {
   add_topology_command(app, out);
   add_run_commands(app, out, err);
   add_sweep_command(app, out, err);
+  add_algorithms_command(app, out);
   app.add_subcommand("version", "Print the version and the build key of golden fingerprints")
       ->callback([&out] { out << "dlsim 0.1.0\nbuild: " << build_key() << "\n"; });
 }

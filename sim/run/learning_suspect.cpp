@@ -2,21 +2,14 @@
 
 #include <cmath>
 
+#include "sim/scenario/algorithm_descriptor.hpp"
+
 namespace dlsim {
 
 std::string learning_suspect(const ScenarioSpec& s) {
-  const AlgorithmSpec& a = s.algorithm;
-  if (a.kind == AlgorithmKind::kNone)
-    return "check /data/partition: every agent trains alone on its own shard, and a shard of "
-           "few classes scores about its share of the test set";
-  const bool compressed = a.compression.enabled();
-  if (compressed && a.kind == AlgorithmKind::kDetsgrad)
-    return "check /algorithm/b: a compressed consensus step (SPARQ-SGD) must be small enough "
-           "for what the compression carries (docs/compression.md, \"Stable consensus steps\")";
-  if (compressed && a.kind == AlgorithmKind::kChoco)
-    return "check /algorithm/gamma: CHOCO's consensus step must be small enough for what the "
-           "compression carries (docs/compression.md, \"Stable consensus steps\")";
-  if (compressed)
+  const AlgorithmDescriptor& algorithm = *s.algorithm.descriptor;
+  if (std::string own = algorithm.learning_suspect(s); !own.empty()) return own;
+  if (s.algorithm.compression.enabled())
     return "check /algorithm/compression: naive compression replaces the neighbours' models by "
            "their compressed copies and does not keep the average (CHOCO-SGD feeds the error "
            "back)";
@@ -25,9 +18,7 @@ std::string learning_suspect(const ScenarioSpec& s) {
   if (s.trigger && s.trigger->kind == TriggerKind::kThreshold)
     return "check /trigger/v0 (a threshold above what an agent drifts sends nothing after "
            "iteration 0) and the step size";
-  if (a.kind == AlgorithmKind::kDetsgrad)
-    return "check the step sizes /algorithm/a and /algorithm/b";
-  return "check the step size /optimizer/lr";
+  return algorithm.step_size_advice();
 }
 
 }  // namespace dlsim

@@ -128,7 +128,7 @@ RunFacts facts_of(const World& world, const RunOutcome& outcome, const RunTimes&
   f.resumes = resumes;
   f.memory_estimate_bytes = memory.total_bytes();
   f.name = world.spec.name;
-  f.algorithm = std::string(to_string(world.spec.algorithm.kind));
+  f.algorithm = std::string(world.spec.algorithm.name());
   f.agents = static_cast<uint32_t>(world.agents.size());
   f.parameters = world.parameter_count();
   f.iterations_done = outcome.iterations_done;

@@ -10,6 +10,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/system_memory.hpp"
 #include "sim/network/send_buffers.hpp"
+#include "sim/scenario/algorithm_descriptor.hpp"
 #include "sim/scenario/underlay.hpp"
 #include "topologies/generators.hpp"
 
@@ -22,75 +23,6 @@ namespace {
 // learner objects, the algorithm's per-agent records, its share of the event queue and network).
 constexpr uint64_t kProcessBytes = 9ull << 20;
 constexpr uint64_t kAgentBytes = 3ull << 10;
-
-struct Copies {
-  double per_agent = 0.0;  // parameter-sized vectors an agent's algorithm state holds
-  double shared = 0.0;     // held once for the run
-};
-
-// The parameter-sized vectors each algorithm holds besides the agent's x and g (sim/agents, the
-// PerAgent records). Snapshot pools hold the buffer in use plus the one neighbours still read
-// until the next copy arrives; async runs add the copies in flight.
-// Copies a CHOCO agent keeps on a dynamic topology (sim/agents/choco.hpp): as many as the most
-// sources it has had at once (the copies of sources that left are reused). One-peer graphs and
-// matchings: 1; epidemic: an in-degree is about Binomial(n - 1, s / (n - 1)), counted at its mean
-// plus three standard deviations; a sequence: its members' largest mean degree.
-double dynamic_sources(const ScenarioSpec& s) {
-  switch (s.dynamic->kind) {
-    case topo::DynamicKind::kOnePeerExponential:
-    case topo::DynamicKind::kRandomMatching:
-      return 1.0;
-    case topo::DynamicKind::kEpidemic: {
-      const double mean = static_cast<double>(s.dynamic->s);
-      return std::min(static_cast<double>(s.agents - 1), mean + 3.0 * std::sqrt(mean));
-    }
-    case topo::DynamicKind::kSequence: {
-      double most = 0.0;
-      for (const topo::TopologySpec& g : s.dynamic->graphs)
-        most = std::max(most, 2.0 * static_cast<double>(
-                                        topo::build_topology(g, s.seed).edges().size()) /
-                                  static_cast<double>(s.agents));
-      return most;
-    }
-  }
-  return 0.0;
-}
-
-Copies algorithm_copies(const ScenarioSpec& s) {
-  const bool async = s.time.mode == TimeMode::kAsync;
-  switch (s.algorithm.kind) {
-    case AlgorithmKind::kCentralized:
-    case AlgorithmKind::kNone:
-      return {};
-    case AlgorithmKind::kDetsgrad:  // broadcast x^_i, the pending snapshot, the consensus cache
-      // Async: 0.6 more, measured (10,000 quadratic agents on a torus: 6.6 vectors per agent
-      // against 5.7 in sync), for the copies in flight while the links keep up.
-      return {async ? 3.6 : 3.0, 0.0};
-    case AlgorithmKind::kDpsgd:  // this and last iteration's snapshot, the mixing workspace
-      return {3.0, 0.0};
-    case AlgorithmKind::kEventgrad:  // x^_i, the pending snapshot, the mixing workspace
-      return {async ? 3.6 : 3.0, 0.0};
-    case AlgorithmKind::kGossip:  // this and last iteration's snapshot
-      return {2.0, 0.0};
-    case AlgorithmKind::kElasticGossip:  // two snapshots and the pull workspace
-      return {3.0, 0.0};
-    case AlgorithmKind::kEasgd:  // pending and sent copies, the server's reply; the centre z
-      return {3.0, 1.0};
-    case AlgorithmKind::kAllReduce:
-    case AlgorithmKind::kLocalSgd:  // the reduced vector
-      return {0.0, 1.0};
-    case AlgorithmKind::kChoco: {  // x^_i, a copy per neighbour, the messages of one event
-      if (s.dynamic) return {2.0 + dynamic_sources(s), 0.0};  // + the whole copy for new edges
-      const double degree =
-          s.agents > 1 ? 2.0 * static_cast<double>(
-                                   topo::build_topology(s.topology, s.seed).edges().size()) /
-                             static_cast<double>(s.agents)
-                       : 0.0;
-      return {1.0 + degree, 0.0};
-    }
-  }
-  return {};
-}
 
 // A compression's messages and scratch, in parameter vectors per agent: about two messages
 // alive (the one being sent and the last one still held), each k indices and k values (d values
@@ -184,12 +116,10 @@ ModelFacts model_facts(const ScenarioSpec& s, uint64_t train_batch) {
 // 3.0 GiB on a ring (estimate 3.4) and 12.7 GiB with epidemic s = 7 (13.0); 100 agents of
 // 200,000, 400 iterations, epidemic s = 7: 7.8 GiB (8.1); 40 agents of 20,000 over 10 Mbit/s,
 // epidemic s = 3: 224 MiB after 100 iterations and 241 MiB after 3,000 (226).
-double in_flight_vectors(const ScenarioSpec& s, const ModelFacts& m) {
-  const AlgorithmKind k = s.algorithm.kind;
+double in_flight_vectors(const ScenarioSpec& s, const ModelFacts& m,
+                         AlgorithmCopies::Sends sends) {
   if (s.time.mode != TimeMode::kAsync || m.parameters == 0 || s.agents < 2 ||
-      (k != AlgorithmKind::kDpsgd && k != AlgorithmKind::kDetsgrad &&
-       k != AlgorithmKind::kEventgrad && k != AlgorithmKind::kGossip &&
-       k != AlgorithmKind::kElasticGossip))
+      sends == AlgorithmCopies::Sends::kNone)
     return 0.0;
   const topo::TopologySpec& links = s.topology;  // with a dynamic overlay: its underlay
   uint64_t bandwidth = links.bandwidth_bps.min;
@@ -227,7 +157,7 @@ double in_flight_vectors(const ScenarioSpec& s, const ModelFacts& m) {
     const bool alike = links.latency.is_constant() && links.bandwidth_bps.is_constant() &&
                        links.overrides.empty() && links.kind != topo::TopologyKind::kEdgeList &&
                        links.kind != topo::TopologyKind::kDot;
-    const bool one_peer = k == AlgorithmKind::kGossip || k == AlgorithmKind::kElasticGossip;
+    const bool one_peer = sends == AlgorithmCopies::Sends::kOnePeer;
     if (!alike || one_peer) {  // one copy travels together on alike links: one destination
       const topo::Graph g = topo::build_topology(links, s.seed);
       uint32_t degree = 1;
@@ -308,11 +238,14 @@ const MemoryPart& MemoryEstimate::largest() const {
 constexpr uint64_t kCompleteEdgeBytes = 430;
 
 MemoryEstimate estimate_memory(const ScenarioSpec& s, uint64_t available_bytes) {
-  const bool centralized = s.algorithm.kind == AlgorithmKind::kCentralized;
+  const AlgorithmDescriptor& algorithm = *s.algorithm.descriptor;
+  const bool centralized = algorithm.capabilities().centralized;
   const uint64_t model_agents = centralized ? 1 : s.agents;
   const uint64_t batch = s.data ? uint64_t{s.data->batch_size} * (centralized ? s.agents : 1u) : 1;
   const ModelFacts m = model_facts(s, batch);
-  const Copies copies = algorithm_copies(s);
+  // The parameter-sized vectors the algorithm holds besides each agent's x and g (snapshot pools
+  // hold the buffer in use plus the one neighbours still read until the next copy arrives).
+  const AlgorithmCopies copies = algorithm.copies(s);
   const bool quadratic = std::holds_alternative<models::QuadraticSpec>(s.model.arch);
 
   MemoryEstimate e;
@@ -334,7 +267,7 @@ MemoryEstimate estimate_memory(const ScenarioSpec& s, uint64_t available_bytes) 
                                     static_cast<double>(m.work_bytes + batch_bytes)),
                      fmt::format("{} agents x {} of activations and scratch", model_agents,
                                  format_bytes(m.work_bytes + batch_bytes))});
-  const double in_flight = in_flight_vectors(s, m);
+  const double in_flight = in_flight_vectors(s, m, copies.async_sends);
   if (in_flight > 0.0)
     e.parts.push_back(
         {"in flight", "/network/bandwidth",

@@ -5,6 +5,7 @@
 
 #include "models/model.hpp"
 #include "sim/scenario/algorithm_json.hpp"
+#include "sim/scenario/algorithm_registry.hpp"
 #include "sim/scenario/churn_json.hpp"
 #include "sim/scenario/dynamic_json.hpp"
 #include "sim/scenario/learning_json.hpp"
@@ -23,49 +24,54 @@ bool is_quadratic(const models::ModelSpec& m) {
   return std::holds_alternative<models::QuadraticSpec>(m.arch);
 }
 
-// What runs on a dynamic topology (topologies/README.md, "Dynamic topologies").
-void check_dynamic(const ScenarioSpec& s, const std::string& file) {
-  const AlgorithmKind k = s.algorithm.kind;
-  if (k != AlgorithmKind::kDpsgd && k != AlgorithmKind::kDetsgrad &&
-      k != AlgorithmKind::kGossip && k != AlgorithmKind::kElasticGossip &&
-      k != AlgorithmKind::kChoco)
-    throw InputError(fmt::format("{}: /topology/dynamic: a dynamic topology works with \"dpsgd\", "
-                                 "\"detsgrad\", \"gossip\", \"elastic_gossip\" and \"choco\" "
-                                 "so far; \"{}\" keeps state per fixed neighbour", file,
-                                 to_string(k)));
-  if (k == AlgorithmKind::kChoco && s.algorithm.local_steps != 1)
-    throw InputError(fmt::format("{}: /algorithm/local_steps: CHOCO on a dynamic topology "
-                                 "communicates every iteration (local_steps 1): an edge that "
-                                 "appears in a local step would never carry its whole copy", file));
-  if (k != AlgorithmKind::kDetsgrad) return;
-  if (s.algorithm.compression.enabled())
-    throw InputError(fmt::format("{}: /algorithm/compression: DETSGRAD on a dynamic topology "
-                                 "sends whole models (a new neighbour holds no copy to add a "
-                                 "compressed difference to)", file));
-  if (s.algorithm.detsgrad.local_steps != 1)
-    throw InputError(fmt::format("{}: /algorithm/local_steps: DETSGRAD on a dynamic topology "
-                                 "communicates every iteration it may (local_steps 1)", file));
-  if (s.trigger && per_tensor(*s.trigger))
-    throw InputError(fmt::format("{}: /trigger: DETSGRAD on a dynamic topology decides on the "
-                                 "whole model (a new neighbour holds no tensors to update)", file));
-}
-
-// Async mode has no rounds: each agent draws its own targets when it starts an iteration
-// (topologies/README.md, "Dynamic topologies in async mode").
-void check_async_dynamic(const ScenarioSpec& s, const std::string& file) {
-  if (s.dynamic->kind == topo::DynamicKind::kSequence)
-    throw InputError(fmt::format("{}: /topology/dynamic: \"sequence\" runs in sync mode only (it "
-                                 "switches every agent's graph at once and weighs it with "
-                                 "Metropolis weights, which needs a common round); in async mode "
-                                 "use \"epidemic\", \"one_peer_exponential\" or "
-                                 "\"random_matching\"", file));
-  const AlgorithmKind k = s.algorithm.kind;
-  if (k == AlgorithmKind::kDetsgrad || k == AlgorithmKind::kChoco)
-    throw InputError(fmt::format("{}: /topology/dynamic: \"{}\" on a dynamic topology runs in "
-                                 "sync mode only (it keeps a copy per neighbour, and in async mode "
-                                 "every agent changes neighbours at its own iterations); in async "
-                                 "mode use \"dpsgd\", \"gossip\" or \"elastic_gossip\"", file,
-                                 to_string(k)));
+// What the algorithm can run with (its descriptor's capabilities), then its own checks.
+void check_capabilities(const ScenarioSpec& s, const json& j) {
+  const std::string& file = s.file;
+  const AlgorithmDescriptor& algorithm = *s.algorithm.descriptor;
+  const AlgorithmCapabilities& caps = algorithm.capabilities();
+  const std::string name(algorithm.name());
+  if (!caps.optimizer && j.contains("optimizer")) {
+    for (const auto& [key, value] : j.at("optimizer").items())
+      if (key != "kind" || value != "sgd")
+        throw InputError(fmt::format("{}: /optimizer/{}: \"{}\" takes its step sizes from "
+                                     "/algorithm; the optimizer can only be {{\"kind\": "
+                                     "\"sgd\"}}", file, key, name));
+  }
+  if (!caps.lossy_links && s.network.loss_probability > 0)
+    throw InputError(fmt::format("{}: /network/loss: \"{}\" cannot lose a message (a collective "
+                                 "needs every chunk); use loss 0", file, name));
+  if (!caps.lossy_links && s.network.failures.kind != FailureKind::kNone)
+    throw InputError(fmt::format("{}: /network/failures: \"{}\" cannot lose a message to a "
+                                 "failed link (a collective needs every chunk); remove this key",
+                                 file, name));
+  // topologies/README.md, "Dynamic topologies".
+  if (s.dynamic && !caps.dynamic)
+    throw InputError(fmt::format("{}: /topology/dynamic: a dynamic topology works with {} so "
+                                 "far; \"{}\" keeps state per fixed neighbour", file,
+                                 algorithms_with(&AlgorithmCapabilities::dynamic), name));
+  // Async mode has no rounds: each agent draws its own targets when it starts an iteration
+  // (topologies/README.md, "Dynamic topologies in async mode").
+  if (s.dynamic && s.time.mode == TimeMode::kAsync) {
+    if (s.dynamic->kind == topo::DynamicKind::kSequence)
+      throw InputError(fmt::format("{}: /topology/dynamic: \"sequence\" runs in sync mode only "
+                                   "(it switches every agent's graph at once and weighs it with "
+                                   "Metropolis weights, which needs a common round); in async "
+                                   "mode use \"epidemic\", \"one_peer_exponential\" or "
+                                   "\"random_matching\"", file));
+    if (!caps.dynamic_async)
+      throw InputError(fmt::format("{}: /topology/dynamic: \"{}\" on a dynamic topology runs in "
+                                   "sync mode only (it keeps a copy per neighbour, and in async "
+                                   "mode every agent changes neighbours at its own iterations); "
+                                   "in async mode use {}", file, name,
+                                   algorithms_with(&AlgorithmCapabilities::dynamic_async, "or")));
+  }
+  if (!caps.async && s.time.mode == TimeMode::kAsync)
+    throw InputError(fmt::format("{}: /time/mode: \"{}\" runs in sync mode only ({})", file,
+                                 name, caps.sync_only_reason));
+  if (s.churn && !caps.churn)
+    throw InputError(fmt::format("{}: /churn: churn works with {} so far, not \"{}\"", file,
+                                 algorithms_with(&AlgorithmCapabilities::churn), name));
+  algorithm.check(s);
 }
 
 // Sections that only make sense together.
@@ -74,25 +80,9 @@ void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
   if (is_quadratic(s.model) && s.data)
     top.fail("data", "a quadratic model needs no data; remove this section");
   if (!is_quadratic(s.model) && !s.data) top.fail("data", "required key is missing");
-  if (s.algorithm.kind == AlgorithmKind::kDetsgrad && j.contains("optimizer")) {
-    for (const auto& [key, value] : j.at("optimizer").items())
-      if (key != "kind" || value != "sgd")
-        throw InputError(fmt::format("{}: /optimizer/{}: DETSGRAD takes its step sizes from "
-                                     "/algorithm (a, da); the optimizer can only be {{\"kind\": "
-                                     "\"sgd\"}}", file, key));
-  }
-  const bool collective = s.algorithm.kind == AlgorithmKind::kAllReduce ||
-                          s.algorithm.kind == AlgorithmKind::kLocalSgd;
-  if (collective && s.network.loss_probability > 0)
-    throw InputError(fmt::format("{}: /network/loss: an all-reduce cannot lose chunks; use loss 0 "
-                                 "with \"{}\"", file, to_string(s.algorithm.kind)));
   if (s.dynamic && !implicit_complete_underlay(s))
     if (const auto problem = topo::find_spec_problem(s.topology))
       throw InputError(fmt::format("{}: /network/underlay: {}", file, problem->message));
-  if (collective && s.network.failures.kind != FailureKind::kNone)
-    throw InputError(fmt::format("{}: /network/failures: an all-reduce cannot lose chunks to a "
-                                 "failed link; remove this key with \"{}\"", file,
-                                 to_string(s.algorithm.kind)));
   if (s.data) {
     const models::InputShape shape = input_shape(s.data);
     const models::PartitionSpec& p = s.data->partition;
@@ -104,31 +94,7 @@ void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
       throw InputError(fmt::format("{}: /data/partition/classes: {} class lists for {} agents",
                                    file, p.agent_classes.size(), s.agents));
   }
-  if (s.dynamic) check_dynamic(s, file);
-  if (s.dynamic && s.time.mode == TimeMode::kAsync) check_async_dynamic(s, file);
-  if (s.churn) {
-    const AlgorithmKind k = s.algorithm.kind;
-    if (k != AlgorithmKind::kDpsgd && k != AlgorithmKind::kDetsgrad &&
-        k != AlgorithmKind::kEventgrad && k != AlgorithmKind::kGossip &&
-        k != AlgorithmKind::kElasticGossip)
-      throw InputError(fmt::format("{}: /churn: churn works with \"dpsgd\", \"detsgrad\", "
-                                   "\"eventgrad\", \"gossip\" and \"elastic_gossip\" so far, "
-                                   "not \"{}\"", file, to_string(k)));
-  }
-  if (s.algorithm.order == MixingOrder::kAdaptThenCombine && s.time.mode == TimeMode::kAsync &&
-      s.algorithm.kind == AlgorithmKind::kGossip)
-    throw InputError(fmt::format("{}: /algorithm/order: gossip's \"adapt_then_combine\" runs in "
-                                 "sync mode only (it picks its peer before the step; use "
-                                 "\"combine_then_adapt\" or \"dpsgd\" in async mode)", file));
-  const bool choco = s.algorithm.kind == AlgorithmKind::kChoco;
-  if (choco && s.time.mode == TimeMode::kAsync)
-    throw InputError(fmt::format("{}: /time/mode: \"choco\" runs in sync mode only (its local "
-                                 "step comes before its send in every iteration)", file));
-  if ((choco || s.algorithm.kind == AlgorithmKind::kEventgrad) && s.trigger &&
-      s.trigger->kind == TriggerKind::kThreshold && s.trigger->form == ThresholdForm::kAlpha)
-    throw InputError(fmt::format("{}: /trigger/form: \"alpha\" scales the threshold by "
-                                 "DETSGRAD's step size; use \"decay\" with \"{}\"", file,
-                                 to_string(s.algorithm.kind)));
+  check_capabilities(s, j);
   if (s.trigger && per_tensor(*s.trigger) && s.algorithm.compression.enabled())
     throw InputError(fmt::format("{}: /algorithm/compression: a per-tensor trigger sends whole "
                                  "tensors; it takes no compression (remove one of them)", file));
@@ -198,7 +164,7 @@ ScenarioSpec parse_scenario(const json& j, const std::string& file) {
   s.optimizer = parse_optimizer(top.object("optimizer", true));
   s.algorithm = parse_algorithm(top.object("algorithm"), s.agents, s.topology);
   s.trigger = parse_trigger(top.has("trigger") ? &top.raw("trigger") : nullptr, file, "/trigger",
-                            s.algorithm.kind);
+                            *s.algorithm.descriptor);
   s.run = parse_run(top.object("run"));
   top.finish();
   check_combinations(top, j, s);
@@ -224,8 +190,9 @@ json scenario_to_json(const ScenarioSpec& s) {
   }
   if (s.data) j["data"] = data_to_json(*s.data);
   if (s.churn) j["churn"] = churn_to_json(*s.churn);
-  j["optimizer"] = s.algorithm.kind == AlgorithmKind::kDetsgrad ? json{{"kind", "sgd"}}
-                                                                : optimizer_to_json(s.optimizer);
+  j["optimizer"] = s.algorithm.descriptor->capabilities().optimizer
+                       ? optimizer_to_json(s.optimizer)
+                       : json{{"kind", "sgd"}};
   if (s.trigger) j["trigger"] = trigger_to_json(*s.trigger);
   return j;
 }

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/data/load_dataset.hpp"
@@ -12,53 +14,33 @@
 #include "models/model_spec.hpp"
 #include "models/optimizer.hpp"
 #include "sim/agents/churn.hpp"
-#include "sim/agents/detsgrad.hpp"
-#include "sim/agents/gossip.hpp"
-#include "sim/agents/mixing_step.hpp"
 #include "sim/agents/time_mode.hpp"
 #include "sim/agents/trigger.hpp"
 #include "sim/compression/compression_spec.hpp"
 #include "sim/network/network.hpp"
-#include "topologies/mixing.hpp"
 #include "topologies/dynamic_graphs.hpp"
 #include "topologies/topology_spec.hpp"
 
 namespace dlsim {
 
-enum class AlgorithmKind {
-  kCentralized,    // one model, all the data: the reference
-  kNone,           // no communication
-  kDpsgd,          // D-PSGD with a mixing matrix
-  kDetsgrad,       // event-triggered consensus + innovation
-  kGossip,         // Gossiping SGD, pull or push
-  kElasticGossip,  // Elastic Gossip
-  kAllReduce,      // all-reduce SGD (gradient averaging)
-  kLocalSgd,       // periodic model averaging
-  kEasgd,          // elastic averaging around a parameter server's centre variable
-  kChoco,          // CHOCO-SGD: compressed gossip with error feedback
-  kEventgrad,      // EventGraD: D-PSGD's averaging, per-tensor event-triggered sends
-};
+class AlgorithmDescriptor;
+struct AlgorithmOptions;
 
-/// EASGD: the moving rate and the server node's links (scenarios/README.md, "algorithm").
-struct EasgdSpec {
-  double alpha = 0.1;                // moving rate, in (0, 1]
-  SimTime server_latency;            // of every server link (resolved: the network's default)
-  uint64_t server_bandwidth_bps = 0; // of every server link (resolved: the network's default)
-  std::vector<uint32_t> server_links;  // workers linked directly to the server; empty: all
-};
-
+/// The "algorithm" section: which algorithm (its descriptor, sim/scenario/algorithms/) and its
+/// options, of the descriptor's own type.
 struct AlgorithmSpec {
-  AlgorithmKind kind = AlgorithmKind::kDetsgrad;
-  DetsgradSpec detsgrad;                    // kDetsgrad
-  bool gradient_scale_is_n = false;         // kDetsgrad: "gradient_scale": "n"
-  GossipMode gossip_mode = GossipMode::kPull;  // kGossip
-  double elastic_alpha = 0.5;               // kElasticGossip
-  topo::MixingRule mixing = topo::MixingRule::kMetropolisHastings;  // kDpsgd, kChoco, kEventgrad
-  MixingOrder order = MixingOrder::kCombineThenAdapt;               // kDpsgd, kGossip
-  EasgdSpec easgd;                          // kEasgd
-  double choco_gamma = 0.0;                 // kChoco: consensus step size, in (0, 1]
-  int64_t local_steps = 1;                  // kChoco: H (DETSGRAD's is in `detsgrad`)
-  CompressionSpec compression;              // algorithms that send parameter vectors
+  const AlgorithmDescriptor* descriptor = nullptr;  // set by parse_algorithm; never null after
+  std::shared_ptr<const AlgorithmOptions> options;  // null for algorithms without options
+  CompressionSpec compression;  // algorithms that send parameter vectors
+
+  /// /algorithm/kind.
+  std::string_view name() const;
+  bool is(std::string_view kind) const { return name() == kind; }
+  /// The options as the descriptor's type (sim/scenario/algorithms/<name>.hpp).
+  template <class T>
+  const T& options_as() const {
+    return dynamic_cast<const T&>(*options);
+  }
 };
 
 /// Per-step compute time: a fixed duration, or FLOPs of one training step / agent speed.

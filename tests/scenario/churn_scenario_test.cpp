@@ -94,6 +94,6 @@ TEST_CASE("bad churn keys name their JSON pointer") {
             .find("s.json: /churn/") == 0);
   const json markov = {{"kind", "markov"}, {"mean_online", "1s"}, {"mean_offline", "1s"}};
   CHECK(scenario_error_of(with(scenario(markov), "/algorithm", {{"kind", "allreduce"}})) ==
-        "s.json: /churn: churn works with \"dpsgd\", \"detsgrad\", \"eventgrad\", \"gossip\" "
-        "and \"elastic_gossip\" so far, not \"allreduce\"");
+        "s.json: /churn: churn works with \"dpsgd\", \"detsgrad\", \"gossip\", "
+        "\"elastic_gossip\" and \"eventgrad\" so far, not \"allreduce\"");
 }

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "sim/scenario/load_scenario.hpp"
+#include "sim/scenario/algorithms/choco.hpp"
 #include "scenario_test_helpers.hpp"
 
 using namespace dlsim;
@@ -45,7 +46,7 @@ TEST_CASE("a compression stage or chain parses to its spec and back") {
   CHECK(c.scale);
   CHECK(c.quantizer == Quantizer::kQsgd);
   CHECK(c.levels == 16);
-  CHECK(s.algorithm.choco_gamma == 0.5);
+  CHECK(s.algorithm.options_as<ChocoOptions>().gamma == 0.5);
   // The resolved scenario holds the chain and loads to the same spec.
   const ScenarioSpec again = parse_scenario(scenario_to_json(s), "s.json");
   CHECK(scenario_to_json(again) == scenario_to_json(s));

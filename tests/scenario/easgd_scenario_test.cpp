@@ -2,6 +2,7 @@
 
 #include "scenario_test_helpers.hpp"
 #include "sim/scenario/load_scenario.hpp"
+#include "sim/scenario/algorithms/easgd.hpp"
 #include "sim/scenario/world.hpp"
 
 using namespace dlsim;
@@ -34,10 +35,10 @@ std::string error_of(const json& j) {
 
 TEST_CASE("EASGD: the server's links default to the network's and resolve to explicit values") {
   const ScenarioSpec s = parse_scenario(easgd(), "s.json");
-  CHECK(s.algorithm.kind == AlgorithmKind::kEasgd);
-  CHECK(s.algorithm.easgd.alpha == doctest::Approx(0.2));
-  CHECK(s.algorithm.easgd.server_latency == SimTime::from_ms(2));
-  CHECK(s.algorithm.easgd.server_bandwidth_bps == 100000000u);
+  CHECK(s.algorithm.is("easgd"));
+  CHECK(s.algorithm.options_as<EasgdOptions>().alpha == doctest::Approx(0.2));
+  CHECK(s.algorithm.options_as<EasgdOptions>().server_latency == SimTime::from_ms(2));
+  CHECK(s.algorithm.options_as<EasgdOptions>().server_bandwidth_bps == 100000000u);
   const json resolved = scenario_to_json(s);
   CHECK(resolved["algorithm"]["server"] ==
         json({{"latency", "2ms"}, {"bandwidth", "100Mbps"}, {"links", "all"}}));

@@ -99,8 +99,8 @@ TEST_CASE("bad link failure keys name their JSON pointer") {
   CHECK(scenario_error_of(scenario("often")).find("s.json: /network/failures: ") == 0);
   const json markov = {{"kind", "markov"}, {"mtbf", "1s"}, {"mttr", "1s"}};
   CHECK(scenario_error_of(with(scenario(markov), "/algorithm", {{"kind", "allreduce"}})) ==
-        "s.json: /network/failures: an all-reduce cannot lose chunks to a failed link; remove "
-        "this key with \"allreduce\"");
+        "s.json: /network/failures: \"allreduce\" cannot lose a message to a failed link (a "
+        "collective needs every chunk); remove this key");
 }
 
 TEST_CASE("link failures are accepted with maxmin sharing") {

@@ -79,7 +79,7 @@ TEST_CASE("inconsistent combinations are errors") {
   json detsgrad = with(minimal(), "/algorithm", {{"kind", "detsgrad"}});
   detsgrad["trigger"] = {{"kind", "threshold"}, {"v0", 1}};
   detsgrad["optimizer"] = {{"kind", "sgd"}, {"lr", 0.1}};
-  CHECK(scenario_error_of(detsgrad).find("s.json: /optimizer/lr: DETSGRAD takes its step sizes") == 0);
+  CHECK(scenario_error_of(detsgrad).find("s.json: /optimizer/lr: \"detsgrad\" takes its step sizes") == 0);
   json cnn = with(minimal(), "/model", json::parse(R"({"kind": "cnn", "layers": [
       {"kind": "conv", "filters": 2, "kernel": 20}, {"kind": "flatten"}, {"kind": "dense", "units": 4}]})"));
   CHECK(scenario_error_of(cnn).find("s.json: /model/layers/0") == 0);

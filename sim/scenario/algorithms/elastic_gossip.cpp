@@ -1,0 +1,53 @@
+// "elastic_gossip": Elastic Gossip, a pairwise elastic pull towards one random peer
+// (docs/algorithms.md, "Elastic Gossip").
+#include "sim/agents/elastic_gossip.hpp"
+
+#include "sim/scenario/algorithms/gossip.hpp"
+#include "sim/scenario/algorithms/overlay_build.hpp"
+
+namespace dlsim {
+namespace {
+
+struct ElasticGossipOptions final : AlgorithmOptions {
+  double alpha = 0.5;  // the elastic moving rate
+};
+
+class ElasticGossipDescriptor final : public AlgorithmDescriptor {
+ public:
+  ElasticGossipDescriptor()
+      : AlgorithmDescriptor("elastic_gossip",
+                            "Elastic Gossip: an elastic pull between two random peers",
+                            gossip_capabilities()) {}
+  std::shared_ptr<const AlgorithmOptions> parse(JsonObject& o,
+                                                const AlgorithmParseContext&) const override {
+    auto e = std::make_shared<ElasticGossipOptions>();
+    e->alpha = o.number("alpha", 0.5, 0.0, 1.0);
+    return e;
+  }
+  void to_json(const AlgorithmOptions* options, nlohmann::json& j) const override {
+    j["alpha"] = dynamic_cast<const ElasticGossipOptions&>(*options).alpha;
+  }
+  // Two snapshots and the pull workspace.
+  AlgorithmCopies copies(const ScenarioSpec&) const override {
+    return {3.0, 0.0, AlgorithmCopies::Sends::kOnePeer};
+  }
+  std::unique_ptr<Algorithm> build(World& w) const override {
+    const double alpha = w.spec.algorithm.options_as<ElasticGossipOptions>().alpha;
+    const TriggerSpec trigger = w.spec.trigger.value_or(TriggerSpec{});
+    const CompressionSpec& c = w.spec.algorithm.compression;
+    if (w.spec.dynamic)
+      return std::make_unique<ElasticGossip>(alpha, trigger,
+                                             make_overlay(w, topo::MixingRule::kMetropolisHastings),
+                                             w.spec.time.mode, c);
+    return std::make_unique<ElasticGossip>(alpha, trigger, w.graph, w.spec.time.mode, c);
+  }
+};
+
+}  // namespace
+
+const AlgorithmDescriptor& elastic_gossip_descriptor() {
+  static const ElasticGossipDescriptor kDescriptor;
+  return kDescriptor;
+}
+
+}  // namespace dlsim

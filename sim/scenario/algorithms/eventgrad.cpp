@@ -1,0 +1,59 @@
+// "eventgrad": EventGraD, D-PSGD's averaging with a threshold per tensor deciding which tensors
+// are sent (docs/algorithms.md, "EventGraD").
+#include "sim/agents/eventgrad.hpp"
+
+#include "sim/scenario/algorithm_descriptor.hpp"
+#include "sim/scenario/algorithms/mixing_json.hpp"
+#include "sim/scenario/algorithms/overlay_build.hpp"
+
+namespace dlsim {
+namespace {
+
+struct EventgradOptions final : AlgorithmOptions {
+  topo::MixingRule mixing = topo::MixingRule::kMetropolisHastings;
+};
+
+AlgorithmCapabilities capabilities_of_eventgrad() {
+  AlgorithmCapabilities c;
+  c.churn = c.per_tensor = true;
+  c.model_trigger = false;
+  c.triggers = {TriggerKind::kThreshold, TriggerKind::kAdaptive};
+  return c;
+}
+
+class EventgradDescriptor final : public AlgorithmDescriptor {
+ public:
+  EventgradDescriptor()
+      : AlgorithmDescriptor("eventgrad",
+                            "EventGraD: D-PSGD's averaging, a send threshold per tensor",
+                            capabilities_of_eventgrad()) {}
+  std::shared_ptr<const AlgorithmOptions> parse(JsonObject& o,
+                                                const AlgorithmParseContext&) const override {
+    auto e = std::make_shared<EventgradOptions>();
+    e->mixing = parse_mixing(o);
+    return e;
+  }
+  void to_json(const AlgorithmOptions* options, nlohmann::json& j) const override {
+    j["weights"] =
+        std::string(topo::to_string(dynamic_cast<const EventgradOptions&>(*options).mixing));
+  }
+  // x^_i, the pending snapshot, the mixing workspace; async as DETSGRAD's.
+  AlgorithmCopies copies(const ScenarioSpec& s) const override {
+    return {s.time.mode == TimeMode::kAsync ? 3.6 : 3.0, 0.0, AlgorithmCopies::Sends::kNeighbours};
+  }
+  std::unique_ptr<Algorithm> build(World& w) const override {
+    const topo::MixingRule mixing = w.spec.algorithm.options_as<EventgradOptions>().mixing;
+    return naming_weights(w, [&]() -> std::unique_ptr<Algorithm> {
+      return std::make_unique<Eventgrad>(w.graph, mixing, w.spec.trigger.value_or(TriggerSpec{}));
+    });
+  }
+};
+
+}  // namespace
+
+const AlgorithmDescriptor& eventgrad_descriptor() {
+  static const EventgradDescriptor kDescriptor;
+  return kDescriptor;
+}
+
+}  // namespace dlsim

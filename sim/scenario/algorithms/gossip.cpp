@@ -1,0 +1,68 @@
+// "gossip": Gossiping SGD, pull or push with one random peer when the trigger fires
+// (docs/algorithms.md, "Gossiping SGD").
+#include "sim/scenario/algorithms/gossip.hpp"
+
+#include "sim/scenario/algorithms/mixing_json.hpp"
+#include "sim/scenario/algorithms/overlay_build.hpp"
+
+namespace dlsim {
+namespace {
+
+class GossipDescriptor final : public AlgorithmDescriptor {
+ public:
+  GossipDescriptor()
+      : AlgorithmDescriptor("gossip", "Gossiping SGD: pull or push one random peer's model",
+                            gossip_capabilities()) {}
+  std::shared_ptr<const AlgorithmOptions> parse(JsonObject& o,
+                                                const AlgorithmParseContext&) const override {
+    auto g = std::make_shared<GossipOptions>();
+    g->mode = o.choice<GossipMode>(
+        "mode", {{"pull", GossipMode::kPull}, {"push", GossipMode::kPush}}, GossipMode::kPull);
+    g->order = parse_order(o);
+    return g;
+  }
+  void to_json(const AlgorithmOptions* options, nlohmann::json& j) const override {
+    const auto& g = dynamic_cast<const GossipOptions&>(*options);
+    j["mode"] = g.mode == GossipMode::kPull ? "pull" : "push";
+    j["order"] = std::string(to_string(g.order));
+  }
+  void check(const ScenarioSpec& s) const override {
+    if (s.algorithm.options_as<GossipOptions>().order == MixingOrder::kAdaptThenCombine &&
+        s.time.mode == TimeMode::kAsync)
+      throw InputError(
+          fmt::format("{}: /algorithm/order: gossip's \"adapt_then_combine\" runs "
+                      "in sync mode only (it picks its peer before the step; use "
+                      "\"combine_then_adapt\" or \"dpsgd\" in async mode)",
+                      s.file));
+  }
+  // This and last iteration's snapshot.
+  AlgorithmCopies copies(const ScenarioSpec&) const override {
+    return {2.0, 0.0, AlgorithmCopies::Sends::kOnePeer};
+  }
+  std::unique_ptr<Algorithm> build(World& w) const override {
+    const auto& g = w.spec.algorithm.options_as<GossipOptions>();
+    const TriggerSpec trigger = w.spec.trigger.value_or(TriggerSpec{});
+    const CompressionSpec& c = w.spec.algorithm.compression;
+    if (w.spec.dynamic)
+      return std::make_unique<GossipSgd>(
+          g.mode, trigger, make_overlay(w, topo::MixingRule::kMetropolisHastings), c, g.order);
+    return std::make_unique<GossipSgd>(g.mode, trigger, w.graph, c, g.order);
+  }
+};
+
+}  // namespace
+
+AlgorithmCapabilities gossip_capabilities() {
+  using T = TriggerKind;
+  AlgorithmCapabilities c;
+  c.dynamic = c.dynamic_async = c.churn = c.compression = true;
+  c.triggers = {T::kAlways, T::kNever, T::kPeriodic, T::kProbability};
+  return c;
+}
+
+const AlgorithmDescriptor& gossip_descriptor() {
+  static const GossipDescriptor kDescriptor;
+  return kDescriptor;
+}
+
+}  // namespace dlsim

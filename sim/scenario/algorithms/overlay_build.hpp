@@ -1,0 +1,31 @@
+// What the algorithms that mix over neighbours build from a world: their communication overlay
+// and the largest number of neighbours an agent averages.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/agents/overlay.hpp"
+#include "sim/scenario/world.hpp"
+
+namespace dlsim {
+
+/// The agents' communication graph: the physical graph itself, or a dynamic overlay on it.
+Overlay make_overlay(const World& w, topo::MixingRule mixing);
+
+/// The most neighbours an agent's consensus term sums: the graph's largest degree; on a dynamic
+/// topology the largest in-degree of its graphs (one per round for one-peer and matchings;
+/// epidemic: s, the mean, as any in-degree up to n - 1 can be drawn).
+uint32_t consensus_degree(const World& w);
+
+/// Rethrows a mixing-weights error of an algorithm's constructor as one naming
+/// /algorithm/weights.
+template <class Build>
+auto naming_weights(const World& w, Build build) {
+  try {
+    return build();
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}: /algorithm/weights: {}", w.spec.file, e.what()));
+  }
+}
+
+}  // namespace dlsim
