@@ -13,16 +13,13 @@
 //   receive(a, m)   when a message reaches a; may answer (pull requests).
 //   update(a)       apply iteration k's update; touches only a's state and immutable snapshots,
 //                   so it too runs in parallel. The driver then advances a.iteration.
-// Collective algorithms (all-reduce) also get every agent at once, serially, between the phases:
-//   before_updates(agents) after every message of the round arrived;
-//   after_updates(agents)  once every agent applied its update.
-// Algorithms with a service node (EASGD's parameter server: node n of the network graph, after
-// the agents 0..n-1) get the messages addressed to it through receive_service, in event order.
-// Speed paths that bend this contract live behind one optional interface: sync_fast_path.hpp.
+// What only some algorithms need lives behind optional interfaces, each an extension point the
+// drivers look up once per run: round_hooks.hpp (every agent at once at a sync barrier:
+// all-reduce, EASGD), service_node.hpp (a node that is not an agent: EASGD's server) and
+// sync_fast_path.hpp (speed paths that bend this contract).
 #pragma once
 
 #include <span>
-#include <string_view>
 
 #include "sim/agents/agent.hpp"
 #include "sim/agents/message.hpp"
@@ -37,7 +34,6 @@ class TriggerDecider;
 class Algorithm {
  public:
   virtual ~Algorithm() = default;
-  virtual std::string_view name() const = 0;
   /// Called once, after every agent's x holds its initial parameters.
   virtual void start(std::span<Agent> agents) = 0;
   /// Sync rounds: called once before round k's prepare(), serially, with the round's start time
@@ -52,21 +48,12 @@ class Algorithm {
   virtual void communicate(Agent& a, Outbox& out) = 0;
   virtual void receive(Agent& a, const Message& m, Outbox& out) = 0;
   virtual void update(Agent& a) = 0;
-  /// A message to a network node that is not an agent (m.to >= the number of agents). Only
-  /// algorithms that put such a node in the graph receive one; the default is a broken invariant.
-  virtual void receive_service(const Message& m, Outbox& out);
-  /// A model the algorithm keeps besides the agents' (EASGD's centre variable z), scored at every
-  /// evaluation point; null when there is none.
-  virtual const ParamVector* center_model() const { return nullptr; }
-  /// True for collectives (all-reduce): they need every agent in the same iteration.
-  virtual bool collective() const { return false; }
-  virtual void before_updates(std::span<Agent>) {}
   /// Lets `decider` replace the trigger's rule (trigger.hpp, TriggerDecider); false when this
   /// algorithm's trigger has no drift to give it (DETSGRAD, CHOCO and EASGD compute one).
   virtual bool set_trigger_decider(TriggerDecider&) { return false; }
-  virtual void after_updates(std::span<Agent>) {}
   /// The run replaced a.x from outside the algorithm (churn's rejoin pull copies a neighbour's
-  /// model in): forget whatever was computed from the old x.
+  /// model in): forget whatever was computed from the old x. An extension point: DETSGRAD is
+  /// its only user today, as the only algorithm that caches what it computed from x.
   virtual void model_replaced(Agent&) {}
 
   /// The algorithm's state between two events (held copies, snapshots not yet sent, messages

@@ -43,7 +43,6 @@ class Choco final : public Algorithm {
   Choco(Overlay overlay, double gamma, const TriggerSpec& trigger,
         const CompressionSpec& compression);
 
-  std::string_view name() const override { return "choco"; }
   void start(std::span<Agent> agents) override;
   void begin_round(int64_t k, SimTime now) override;
   void prepare(Agent& a) override;

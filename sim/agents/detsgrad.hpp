@@ -58,7 +58,6 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
   /// local_steps 1 (the loader refuses the rest).
   Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, Overlay overlay);
 
-  std::string_view name() const override { return "detsgrad"; }
   void start(std::span<Agent> agents) override;
   void begin_round(int64_t k, SimTime now) override;
   /// Precondition: a.x has not changed since this agent's last update() (the drift norm that

@@ -42,7 +42,6 @@ class Dpsgd final : public Algorithm {
 
   const Overlay& overlay() const { return overlay_; }
 
-  std::string_view name() const override { return "dpsgd"; }
   void start(std::span<Agent> agents) override;
   void begin_round(int64_t k, SimTime now) override;
   void prepare(Agent& a) override;

@@ -21,18 +21,19 @@
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/round_hooks.hpp"
+#include "sim/agents/service_node.hpp"
 #include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/time_mode.hpp"
 #include "sim/agents/trigger.hpp"
 
 namespace dlsim {
 
-class Easgd final : public Algorithm {
+class Easgd final : public Algorithm, public RoundHooks, public ServiceNode {
  public:
   /// alpha: moving rate in (0, 1]. mode decides when the server moves z (see above).
   Easgd(double alpha, const TriggerSpec& trigger, TimeMode mode);
 
-  std::string_view name() const override { return "easgd"; }
   void start(std::span<Agent> agents) override;
   void prepare(Agent& a) override;
   void communicate(Agent& a, Outbox& out) override;

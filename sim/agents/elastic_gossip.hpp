@@ -33,7 +33,6 @@ class ElasticGossip final : public Algorithm {
   ElasticGossip(double alpha, const TriggerSpec& trigger, Overlay overlay, TimeMode mode,
                 const CompressionSpec& compression);
 
-  std::string_view name() const override { return "elastic_gossip"; }
   void start(std::span<Agent> agents) override;
   void begin_round(int64_t k, SimTime now) override {
     if (overlay_) overlay_->begin_round(k, now);

@@ -21,7 +21,6 @@ class Eventgrad final : public Algorithm {
   Eventgrad(const topo::Graph& graph, topo::MixingRule rule, const TriggerSpec& trigger)
       : weights_(graph, rule), events_(trigger) {}
 
-  std::string_view name() const override { return "eventgrad"; }
   void start(std::span<Agent> agents) override;
   void prepare(Agent& a) override;
   void communicate(Agent& a, Outbox& out) override;

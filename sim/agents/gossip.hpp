@@ -35,7 +35,6 @@ class GossipSgd final : public Algorithm {
             const CompressionSpec& compression,
             MixingOrder order = MixingOrder::kCombineThenAdapt);
 
-  std::string_view name() const override { return "gossip"; }
   void start(std::span<Agent> agents) override;
   void begin_round(int64_t k, SimTime now) override {
     if (overlay_) overlay_->begin_round(k, now);

@@ -7,7 +7,6 @@ namespace dlsim {
 
 class NoCommunication final : public Algorithm {
  public:
-  std::string_view name() const override { return "none"; }
   void start(std::span<Agent>) override {}
   void prepare(Agent&) override {}
   void communicate(Agent&, Outbox&) override {}

@@ -14,20 +14,18 @@
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/round_hooks.hpp"
 #include "sim/agents/trigger.hpp"
 
 namespace dlsim {
 
 enum class ReduceWhat { kGradients, kModels };
 
-class RingAllReduce final : public Algorithm {
+class RingAllReduce final : public Algorithm, public RoundHooks {
  public:
   /// trigger: always for kGradients; always or periodic for kModels (the same for every agent).
   RingAllReduce(ReduceWhat what, const TriggerSpec& trigger);
 
-  std::string_view name() const override {
-    return what_ == ReduceWhat::kGradients ? "allreduce" : "local_sgd";
-  }
   void start(std::span<Agent> agents) override;
   void prepare(Agent& a) override;
   void communicate(Agent& a, Outbox& out) override;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "sim/agents/service_node.hpp"
 #include "sim/metrics/comm_recorder.hpp"
 #include "sim/metrics/evaluation.hpp"
 #include "sim/metrics/metrics_csv.hpp"
@@ -55,7 +56,7 @@ class EvaluationPoints final : public RunObserver {
   void record(int64_t iteration) {
     const auto start = Clock::now();
     // The centre model lives on the network node after the agents (EASGD's parameter server).
-    const EvalInput in{iteration, world_.sim.now(), world_.agents, world_.algorithm->center_model(),
+    const EvalInput in{iteration, world_.sim.now(), world_.agents, center_model_of(*world_.algorithm),
                        AgentId{static_cast<uint32_t>(world_.agents.size())}};
     evaluator_.evaluate(pool_, in, comm_, last_);
     csv_.write(last_);
@@ -118,7 +119,7 @@ uint64_t final_fingerprint(const World& world) {
     f.add_bytes(std::as_bytes(std::span(x.data(), static_cast<size_t>(x.size()))));
   };
   for (const Agent& a : world.agents) add(a.x);
-  if (const ParamVector* center = world.algorithm->center_model()) add(*center);
+  if (const ParamVector* center = center_model_of(*world.algorithm)) add(*center);
   return f.value();
 }
 
@@ -226,7 +227,7 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   if (options.trigger && !world->algorithm->set_trigger_decider(*options.trigger))
     throw InputError(fmt::format("{}: /algorithm/kind: algorithm \"{}\" computes no drift for a "
                                  "custom trigger (detsgrad, choco and easgd do, with a trigger "
-                                 "on the whole model)", spec.file, world->algorithm->name()));
+                                 "on the whole model)", spec.file, spec.algorithm.name()));
   if (!resuming) folder.write_text("scenario.json", scenario_to_json(spec).dump(2) + "\n");
 
   // The recorders: the network and the algorithm's events report to `comm`.

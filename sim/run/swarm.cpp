@@ -1,5 +1,7 @@
 #include "sim/run/swarm.hpp"
 
+#include "sim/core/error.hpp"
+
 namespace dlsim {
 
 namespace {
@@ -79,8 +81,10 @@ bool Swarm::dispatch(const Event& e) {
     if (!awaiting_model_.empty()) awaiting_model_[a.id.value] = 0;
   } else if (m.to.value < agents_.size()) {
     algorithm_.receive(agents_[m.to.value], m, *this);
-  } else {
-    algorithm_.receive_service(m, *this);  // EASGD's server: a node that is not an agent
+  } else {  // EASGD's server: a node that is not an agent
+    DLSIM_CHECK(service_ != nullptr, "node {} is no agent and the algorithm has no service "
+                "node, but it got a message from agent {}", m.to.value, m.from.value);
+    service_->receive_service(m, *this);
   }
   return true;
 }

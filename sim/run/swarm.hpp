@@ -11,6 +11,7 @@
 #include "sim/agents/algorithm.hpp"
 #include "sim/agents/checkpoint_io.hpp"
 #include "sim/agents/churn.hpp"
+#include "sim/agents/service_node.hpp"
 #include "sim/core/simulator.hpp"
 #include "sim/network/network.hpp"
 
@@ -21,7 +22,12 @@ class Swarm final : public Outbox {
   /// Keeps references to all of them; they outlive the swarm. Events go to `listener`.
   Swarm(Simulator& sim, Network& network, Algorithm& algorithm, std::span<Agent> agents,
         SignalListener& listener = ignore_signals())
-      : sim_(sim), network_(network), algorithm_(algorithm), agents_(agents), listener_(listener) {}
+      : sim_(sim),
+        network_(network),
+        algorithm_(algorithm),
+        service_(dynamic_cast<ServiceNode*>(&algorithm)),
+        agents_(agents),
+        listener_(listener) {}
 
   void send(Message m) override;
   void event(const Agent& a) override { listener_.trigger_fired(a.id, a.iteration, sim_.now()); }
@@ -74,6 +80,7 @@ class Swarm final : public Outbox {
   Simulator& sim_;
   Network& network_;
   Algorithm& algorithm_;
+  ServiceNode* service_;  // the algorithm's node that is not an agent; null when it has none
   std::span<Agent> agents_;
   SignalListener& listener_;
   // Indexed by network slot; an entry is cleared when its message is delivered or lost, so a

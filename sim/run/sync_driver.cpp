@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "sim/agents/round_hooks.hpp"
 #include "sim/agents/sync_fast_path.hpp"
 #include "sim/core/error.hpp"
 #include "sim/run/driver.hpp"
@@ -62,6 +63,7 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
   RunOutcome outcome;
   Stopwatch watch(config.timings);
   SyncFastPath* const fast = dynamic_cast<SyncFastPath*>(&algorithm);  // optional
+  RoundHooks* const hooks = dynamic_cast<RoundHooks*>(&algorithm);      // optional
   // Between rounds the sync driver holds nothing of its own: its part is a tag.
   constexpr uint32_t kSyncState = 0x53594e43;  // "SYNC"
   if (config.resume) {
@@ -95,9 +97,9 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
       if (swarm.computes(e.agent)) algorithm.communicate(agents[e.agent.value], swarm);
     });
     watch.lap(&DriverTimings::events_s);
-    algorithm.before_updates(agents);
+    if (hooks) hooks->before_updates(agents);
     run_updates(agents, pool, algorithm, swarm);
-    algorithm.after_updates(agents);
+    if (hooks) hooks->after_updates(agents);
     for (Agent& a : agents) ++a.iteration;
     watch.lap(&DriverTimings::updates_s);
     outcome.iterations_done = k + 1;
@@ -112,7 +114,8 @@ RunOutcome run_driver(Swarm& swarm, ThreadPool& pool, const DriverConfig& config
                       RunObserver& observer) {
   DLSIM_CHECK(config.compute_time.size() == swarm.agents().size(), "{} compute times for {} agents",
               config.compute_time.size(), swarm.agents().size());
-  if (config.mode == TimeMode::kSync || swarm.algorithm().collective())
+  const auto* hooks = dynamic_cast<const RoundHooks*>(&swarm.algorithm());
+  if (config.mode == TimeMode::kSync || (hooks && hooks->collective()))
     return run_sync(swarm, pool, config, observer);
   return run_async(swarm, pool, config, observer);
 }

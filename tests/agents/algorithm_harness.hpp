@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/round_hooks.hpp"
+#include "sim/agents/service_node.hpp"
 #include "sim/agents/sync_fast_path.hpp"
 #include "sim/agents/trigger.hpp"
 #include "topologies/graph.hpp"
@@ -129,11 +131,12 @@ inline int run_round(Algorithm& alg, std::vector<Agent>& agents,
     out.queue.pop_front();
     if (arrives && !arrives(m)) continue;
     if (m.to.value < agents.size()) alg.receive(agents[m.to.value], m, out);
-    else alg.receive_service(m, out);  // EASGD's server, node n
+    else dynamic_cast<ServiceNode&>(alg).receive_service(m, out);  // EASGD's server, node n
   }
-  alg.before_updates(agents);
+  auto* hooks = dynamic_cast<RoundHooks*>(&alg);
+  if (hooks) hooks->before_updates(agents);
   for (Agent& a : agents) alg.update(a);
-  alg.after_updates(agents);
+  if (hooks) hooks->after_updates(agents);
   for (Agent& a : agents) ++a.iteration;
   return out.sent;
 }

@@ -58,13 +58,14 @@ TEST_CASE("one agent with any algorithm equals plain SGD") {
   algorithms.push_back(std::make_unique<ElasticGossip>(0.5, TriggerSpec{}, single, TimeMode::kSync));
   algorithms.push_back(std::make_unique<RingAllReduce>(ReduceWhat::kGradients, TriggerSpec{}));
   algorithms.push_back(std::make_unique<RingAllReduce>(ReduceWhat::kModels, TriggerSpec{}));
-  for (auto& alg : algorithms) {
+  for (size_t which = 0; which < algorithms.size(); ++which) {
+    Algorithm* alg = algorithms[which].get();
     auto agents = make_agents({vec({5, -1})}, {vec({1, 1})}, 0.1f);
     alg->start(agents);
     for (int k = 0; k < 20; ++k) run_round(*alg, agents);
     ParamVector sgd = vec({5, -1});
     for (int k = 0; k < 20; ++k) sgd -= 0.1f * (sgd - vec({1, 1}));
-    CAPTURE(alg->name());
+    CAPTURE(which);  // its place in the list above
     CHECK(agents[0].x == sgd);
   }
   Detsgrad det(d, threshold, single);
