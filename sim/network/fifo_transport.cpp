@@ -6,7 +6,6 @@
 #include <memory>
 
 #include "sim/core/error.hpp"
-#include "sim/network/failing_links.hpp"
 #include "sim/network/transport.hpp"
 
 namespace dlsim {
@@ -159,12 +158,7 @@ bool FifoTransport<F>::lost_to_failure(Simulator& sim, uint32_t slot) {
 std::unique_ptr<Transport> make_fifo_transport(const NetworkConfig& config,
                                                const topo::Graph& graph, uint64_t seed,
                                                Wires& wires, Messages& messages) {
-  if (config.failures.kind == FailureKind::kNone)
-    return std::make_unique<FifoTransport<NoFailures>>(wires, messages, config.send_buffer,
-                                                       NoFailures{});
-  return std::make_unique<FifoTransport<FailingLinks>>(
-      wires, messages, config.send_buffer,
-      FailingLinks(config.failures, graph, seed, wires.router(), messages));
+  return make_with_failures<FifoTransport>(config, graph, seed, wires, messages);
 }
 
 }  // namespace dlsim

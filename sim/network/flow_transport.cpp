@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "sim/core/error.hpp"
-#include "sim/network/failing_links.hpp"
 #include "sim/network/flow_buffers.hpp"
 #include "sim/network/shared_flows.hpp"
 #include "sim/network/transport.hpp"
@@ -280,12 +279,7 @@ bool FlowTransport<F>::stale_event(const void* self, const Event& e) {
 std::unique_ptr<Transport> make_flow_transport(const NetworkConfig& config,
                                                const topo::Graph& graph, uint64_t seed,
                                                Wires& wires, Messages& messages) {
-  if (config.failures.kind == FailureKind::kNone)
-    return std::make_unique<FlowTransport<NoFailures>>(wires, messages, config.send_buffer,
-                                                       NoFailures{});
-  return std::make_unique<FlowTransport<FailingLinks>>(
-      wires, messages, config.send_buffer,
-      FailingLinks(config.failures, graph, seed, wires.router(), messages));
+  return make_with_failures<FlowTransport>(config, graph, seed, wires, messages);
 }
 
 }  // namespace dlsim

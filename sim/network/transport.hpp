@@ -12,6 +12,7 @@
 #include "sim/core/event.hpp"
 #include "sim/core/simulator.hpp"
 #include "sim/core/state_io.hpp"
+#include "sim/network/failing_links.hpp"
 #include "sim/network/messages.hpp"
 #include "sim/network/network_config.hpp"
 #include "sim/network/send_buffers.hpp"
@@ -46,6 +47,19 @@ class Transport {
   virtual void save(StateWriter& out) const = 0;
   virtual void load(StateReader& in) = 0;
 };
+
+/// T<NoFailures> or T<FailingLinks>, as config.failures asks: the one place that looks.
+/// T(wires, messages, send buffer config, failures) is a transport.
+template <template <class> class T>
+std::unique_ptr<Transport> make_with_failures(const NetworkConfig& config,
+                                              const topo::Graph& graph, uint64_t seed,
+                                              Wires& wires, Messages& messages) {
+  if (config.failures.kind == FailureKind::kNone)
+    return std::make_unique<T<NoFailures>>(wires, messages, config.send_buffer, NoFailures{});
+  return std::make_unique<T<FailingLinks>>(
+      wires, messages, config.send_buffer,
+      FailingLinks(config.failures, graph, seed, wires.router(), messages));
+}
 
 /// FIFO store-and-forward (Sharing::kFifo) over `wires`, with config.failures; both arguments
 /// outlive it.
