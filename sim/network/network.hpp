@@ -59,51 +59,30 @@
 // Send buffers (send_buffers.hpp): a message waits in its (sender, destination) buffer from its
 // offer until it starts on its first serialiser; offer() applies network.when_full when the
 // buffer is full. The timing above is unchanged for every message that enters the wire.
+//
+// The Network is the façade over three parts: the wires (wires.hpp: links, NICs, routes), the
+// messages in their slots (messages.hpp) and a transport (transport.hpp) that moves them: FIFO
+// (fifo_transport.cpp) or max-min flows (flow_transport.cpp), each with or without link
+// failures (failing_links.hpp), chosen once when the network is built.
 #pragma once
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "sim/core/event.hpp"
 #include "sim/core/signals.hpp"
 #include "sim/core/simulator.hpp"
-#include "sim/network/complete_links.hpp"
-#include "sim/network/flow_buffers.hpp"
 #include "sim/network/link.hpp"
-#include "sim/network/link_failures.hpp"
+#include "sim/network/messages.hpp"
+#include "sim/network/network_config.hpp"
 #include "sim/network/router.hpp"
 #include "sim/network/send_buffers.hpp"
-#include "sim/network/shared_flows.hpp"
+#include "sim/network/transport.hpp"
+#include "sim/network/wires.hpp"
 #include "topologies/graph.hpp"
 
 namespace dlsim {
-
-/// How a link or NIC carries the messages that cross it at the same time.
-enum class Sharing : uint8_t {
-  kFifo,    ///< one after another, in the order they reach it (store-and-forward per hop)
-  kMaxMin,  ///< all at once, each flow at its max-min fair share of every resource on its route
-};
-
-/// Network-wide settings, plain data (the scenario layer fills it).
-struct NetworkConfig {
-  double loss_probability = 0.0;  ///< each message on each link is lost with this probability
-  SimTime jitter{};               ///< extra propagation delay per message and link, U[0, jitter]
-  uint64_t header_bytes = 0;      ///< added to every message's size on the wire
-  uint64_t nic_uplink_bps = 0;    ///< every agent's NIC uplink; 0 = none
-  uint64_t nic_downlink_bps = 0;  ///< every agent's NIC downlink; 0 = none
-  /// Per-agent overrides: empty, or one entry per node (0 = that agent has none).
-  std::vector<uint64_t> nic_uplink_bps_per_agent;
-  std::vector<uint64_t> nic_downlink_bps_per_agent;
-  SendBufferConfig send_buffer;  ///< default: unbounded (the scenario layer sets its bound)
-  Sharing sharing = Sharing::kFifo;
-  LinkFailureSpec failures;      ///< default: links never fail
-  /// Set: the physical graph is complete, every link with this latency and bandwidth (loss and
-  /// jitter from above), and kept implicit (complete_links.hpp); the graph given to the Network
-  /// then has the nodes and no edges. Only with FIFO sharing and without failures.
-  std::optional<LinkSpec> complete_underlay;
-};
 
 /// What became of an offered message.
 enum class SendOutcome : uint8_t {
@@ -116,15 +95,6 @@ struct SendResult {
   SendOutcome outcome = SendOutcome::kSent;
 };
 
-/// What the network knows about a message (the content stays with the agent layer, indexed by
-/// the message's slot); valid from send() until release().
-struct NetMessage {
-  AgentId from;
-  AgentId to;
-  uint64_t size_bytes = 0;  ///< payload as given to send(), without the header
-  SimTime sent_at{};
-};
-
 class Network {
  public:
   /// `graph` is the physical network (the agents, and any service node after them); the network
@@ -132,11 +102,11 @@ class Network {
   /// carries links 2k: u->v and 2k+1: v->u, u < v). Signals go to ignore_signals() until
   /// set_listener().
   Network(topo::Graph graph, const NetworkConfig& config, uint64_t seed);
-  Network(const Network&) = delete;  // the router points into graph_
+  Network(const Network&) = delete;  // the wires and the transport point into it
   Network& operator=(const Network&) = delete;
 
   /// Where the network reports what happens to messages; `listener` outlives the network.
-  void set_listener(SignalListener& listener) { listener_ = &listener; }
+  void set_listener(SignalListener& listener) { messages_.set_listener(listener); }
 
   /// Sends size_bytes from `from` to `to` (!= from) at sim.now(); returns the message slot.
   /// The message is delivered by a kDelivery event, or lost (then its slot is freed at once:
@@ -156,34 +126,42 @@ class Network {
   /// When `node`'s send buffers are back within their bound after a "block" (<= now: free).
   /// Under maxmin that time is not known in advance: SimTime::max() while blocked, and a
   /// kSenderReady event (agent = node) comes when it no longer is (flow_buffers.hpp).
-  SimTime blocked_until(AgentId node) const {
-    if (flows_) return flow_buffers_->blocked(node.value) ? SimTime::max() : SimTime{};
-    return buffers_.blocked_until(node.value);
+  SimTime blocked_until(AgentId node) const { return transport_->blocked_until(node.value); }
+
+  /// Processes kNicRelease, kLinkArrival, kFlowEnd and kLinkChange events and returns true. For
+  /// a kDelivery event it signals the delivery and returns false: the agent layer handles it
+  /// next (at an offline node it signals a drop, frees the slot and returns true). Any other
+  /// kind: returns false. Call it for every event before the agent layer's own handling.
+  bool handle(Simulator& sim, const Event& event) {
+    switch (event.kind()) {
+      case EventKind::kNicRelease:
+      case EventKind::kLinkArrival:
+      case EventKind::kFlowEnd:
+      case EventKind::kLinkChange:
+        transport_->handle(sim, event);
+        return true;
+      case EventKind::kDelivery:
+        return on_delivery(sim, event.payload);
+      default:
+        return false;
+    }
   }
 
-  /// Processes kNicRelease, kLinkArrival and kFlowEnd events and returns true. For a kDelivery
-  /// event it signals the delivery and returns false: the agent layer handles it next (at an
-  /// offline node it signals a drop, frees the slot and returns true). Any other kind: returns
-  /// false. Call it for every event before the agent layer's own handling.
-  bool handle(Simulator& sim, const Event& event);
-
   /// The message in `slot`. Precondition: the slot is live (sent and not yet released).
-  const NetMessage& message(uint32_t slot) const { return slots_[slot].message; }
+  const NetMessage& message(uint32_t slot) const { return messages_[slot].message; }
   /// Frees a delivered message's slot for reuse. Precondition: its kDelivery went through handle().
   void release(uint32_t slot);
   /// Whether `slot` holds a message: sent, and neither lost nor released. A slot that send()
   /// returned is free at once when the first link lost the message.
-  bool in_flight(uint32_t slot) const {
-    return slot < slots_.size() && slots_[slot].stage != Stage::kFree;
-  }
+  bool in_flight(uint32_t slot) const { return messages_.in_flight(slot); }
   /// Messages sent and neither delivered-and-released nor lost.
-  size_t live_messages() const { return slots_.size() - free_slots_.size(); }
+  size_t live_messages() const { return messages_.live(); }
 
   const topo::Graph& graph() const { return graph_; }
   /// The physical neighbours of `node`, ascending, passed to f(uint32_t).
   template <class F>
   void for_each_neighbor(uint32_t node, F f) const {
-    if (!complete_) {
+    if (!wires_.complete()) {
       for (uint32_t j : graph_.neighbors(node)) f(j);
       return;
     }
@@ -191,16 +169,18 @@ class Network {
       if (j != node) f(j);
   }
   /// Links of an implicit complete underlay remembered now (complete_links.hpp); 0 otherwise.
-  size_t remembered_links() const { return complete_ ? complete_->remembered() : 0; }
-  uint32_t link_count() const { return static_cast<uint32_t>(links_.size()); }
+  size_t remembered_links() const {
+    return wires_.complete() ? wires_.complete()->remembered() : 0;
+  }
+  uint32_t link_count() const { return wires_.link_count(); }
   /// The directed link from -> to. Precondition: they are neighbours, in a materialised graph.
   LinkId link_between(AgentId from, AgentId to) const;
-  const Link& link(LinkId id) const { return links_[id.value]; }
-  const Serializer& uplink(AgentId agent) const { return uplinks_[agent.value]; }
-  const Serializer& downlink(AgentId agent) const { return downlinks_[agent.value]; }
-  const Router& router() const { return router_; }
+  const Link& link(LinkId id) const { return wires_.link(id.value); }
+  const Serializer& uplink(AgentId agent) const { return wires_.uplink(agent.value); }
+  const Serializer& downlink(AgentId agent) const { return wires_.downlink(agent.value); }
+  const Router& router() const { return wires_.router(); }
   /// Whether the physical link from -> to is down now (the last time the network looked).
-  bool link_down(LinkId link) const { return failures_ && failures_->down(link.value >> 1); }
+  bool link_down(LinkId link) const { return transport_->link_down(link.value); }
 
   /// Everything that changes as messages move (links, NICs, live messages, the order free slots
   /// are reused in), for checkpoints; load() expects a network built from the same scenario.
@@ -208,96 +188,13 @@ class Network {
   void load(StateReader& in);
 
  private:
-  // kFlow: its flow is being carried (maxmin); kPropagating: its bits are out, it propagates.
-  enum class Stage : uint8_t { kFree, kUplink, kOnLink, kDownlink, kArrived, kFlow, kPropagating };
-  struct Slot {  // a live message and where it is: one record, one cache line
-    NetMessage message;
-    uint32_t link = kNoLink;  // the link it is on or enters next (maxmin: its first link)
-    uint32_t next_hop = 0;    // router_.hop(next_hop) is the link after `link` (kNoLink: last)
-    SimTime entered{};        // when it entered `link`, or its flow started (maxmin): a
-                              // failure after it loses the message
-    SimTime delay{};          // maxmin: the route's latencies and jitter draws
-    uint32_t lost_hop = 0;    // maxmin: the hop (0 = first link) that lost it, or kNotLost
-    Stage stage = Stage::kFree;
-  };
-  static constexpr uint32_t kNotLost = 0xffffffffu;
-  // Slot::link of a message on an implicit complete underlay: the direct link from -> to.
-  static constexpr uint32_t kCompleteLink = 0xfffffffeu;
-  struct OutLink {  // adjacency with link ids, so a send to a neighbour reads one short run
-    uint32_t to;
-    uint32_t link;
-  };
-
-  uint32_t find_link(uint32_t from, uint32_t to) const;
-  uint32_t allocate_slot();
-  uint32_t next_slot() const {
-    return free_slots_.empty() ? static_cast<uint32_t>(slots_.size()) : free_slots_.back();
-  }
-  void watch_load(Simulator& sim, AgentId from, AgentId to, uint32_t link, uint64_t bytes);
-  SimTime link_busy_until(AgentId from, AgentId to, uint32_t link) const {
-    return complete_ ? complete_->busy_until(from.value, to.value) : links_[link].busy_until();
-  }
-  void record_delivery(const Slot& s) {
-    if (!complete_) links_[s.link].record_delivery(wire_bytes(s));
-  }
-  void free_slot(uint32_t slot);
-  bool follow_failures(SimTime now);  // true: some link changed state
-  void compact_routes();
-  bool lost_to_failure(Simulator& sim, uint32_t slot);
-  void detour_if_down(SimTime now, Slot& s, uint32_t here);
-  void enter_link(Simulator& sim, uint32_t slot);
-  void on_link_arrival(Simulator& sim, const Event& event);
   bool on_delivery(Simulator& sim, uint32_t slot);  // true: dropped at an offline node
-  void start_sharing(const SendBufferConfig& send_buffer);  // network_flows.cpp: maxmin
-  void start_flow(Simulator& sim, uint32_t slot);
-  static bool stale_event(const void* self, const Event& e);  // for Simulator's filter
-  void watch_stale(Simulator& sim);  // registers stale_event for kFlowEnd and kLinkChange
-  void finish_flow(Simulator& sim, uint32_t slot);
-  void drop_flow_message(Simulator& sim, uint32_t slot, DropReason why);
-  void record_route_deliveries(const Slot& s, uint32_t hops);  // its first `hops` links
-  // network_flow_failures.cpp: maxmin with link failures.
-  void fail_flows(Simulator& sim);
-  void on_link_change(Simulator& sim, const Event& event);
-  void schedule_change(Simulator& sim);
-  bool lost_in_propagation(Simulator& sim, uint32_t slot);
-  uint32_t first_down_hop(const Slot& s) const;
-  uint32_t first_failed_hop(const Slot& s) const;  // a link that failed after s.entered
-  void record_route_loss(const Slot& s, uint32_t failed_hop);
-  MessageSignal signal(const Simulator& sim, const Slot& s) const {
-    return MessageSignal{sim.now(), s.message.from, s.message.to, wire_bytes(s)};
-  }
-  uint64_t wire_bytes(const Slot& s) const { return s.message.size_bytes + header_bytes_; }
 
   topo::Graph graph_;
-  uint64_t header_bytes_;
-  SignalListener* listener_ = &ignore_signals();
-  std::vector<Link> links_;
-  std::vector<uint32_t> link_target_;  // far end of each link
-  std::vector<uint32_t> out_begin_;    // out_[out_begin_[i] .. out_begin_[i+1]): node i's links
-  std::vector<OutLink> out_;           // sorted by neighbour
-  std::vector<Serializer> uplinks_;
-  std::vector<Serializer> downlinks_;
-  Router router_;
-  std::vector<Slot> slots_;  // indexed by message slot
-  std::vector<uint32_t> free_slots_;
-  SendBuffers buffers_;
+  Messages messages_;
+  Wires wires_;
+  std::unique_ptr<Transport> transport_;
   std::vector<uint8_t> offline_;  // per node, 1 while offline; empty until set_online()
-  LoadWatch load_;                // resources: uplink i, then link l at node_count() + l
-  // maxmin only: resources uplink i, link l at node_count() + l, downlink i at
-  // node_count() + link_count() + i.
-  std::unique_ptr<SharedFlows> flows_;
-  std::unique_ptr<FlowBuffers> flow_buffers_;
-  std::vector<uint32_t> route_;  // scratch of start_flow()
-  std::vector<uint32_t> cut_;    // scratch of fail_flows()
-  // maxmin with failures: the one kLinkChange event that counts, valid while flows are active.
-  bool change_pending_ = false;
-  uint64_t change_seq_ = 0;
-  SimTime change_at_{};
-  static constexpr uint32_t kChangeSweep = 64;  // change events scheduled between two sweeps
-  uint32_t changes_scheduled_ = 0;  // since the last sweep of stale events (not checkpointed)
-  std::optional<LinkFailures> failures_;
-  std::optional<CompleteLinks> complete_;  // set: no links_, out_ or link_target_
-  size_t compacted_store_ = 0;  // the route store's size after its last compaction
 };
 
 }  // namespace dlsim

@@ -271,3 +271,32 @@ TEST_CASE("a copy coalesced after a detour never joins the detour, which is alre
   CHECK(newer.slot == slots[2]);
   CHECK(newer.slot != slots[3]);
 }
+
+TEST_CASE("link_down reports a failed link under either sharing model, and none without failures") {
+  // 0 -> 2 over 0 - 1 - 2, the link 1 - 2 down from 2 ms. FIFO: the message enters it at
+  // T + L = 2 ms and is dropped then. Maxmin: its flow holds both links over [0, T = 1 ms), then
+  // propagates 2 L; at its would-be delivery (3 ms) the link has failed since it started: lost.
+  const topo::Graph g = line(3, ms(1));
+  for (const Sharing sharing : {Sharing::kFifo, Sharing::kMaxMin}) {
+    CAPTURE(static_cast<int>(sharing));
+    NetworkConfig c = with_failures(trace({{1, 2, {ms(2), ms(50)}, 1}}));
+    c.sharing = sharing;
+    Network net(g, c, 1);
+    Drops drops;
+    net.set_listener(drops);
+    Simulator sim(1);
+    net.send(sim, AgentId{0}, AgentId{2}, 125000);
+    CHECK_FALSE(net.link_down(net.link_between(AgentId{1}, AgentId{2})));
+    CHECK(run(sim, net).empty());
+    REQUIRE(drops.reasons.size() == 1);
+    CHECK(drops.reasons[0] == DropReason::kLinkDown);
+    CHECK(sim.now() == (sharing == Sharing::kFifo ? ms(2) : ms(3)));
+    CHECK(net.link_down(net.link_between(AgentId{1}, AgentId{2})));
+    CHECK(net.link_down(net.link_between(AgentId{2}, AgentId{1})));
+    CHECK_FALSE(net.link_down(net.link_between(AgentId{0}, AgentId{1})));
+    NetworkConfig never;
+    never.sharing = sharing;
+    Network steady(g, never, 1);
+    CHECK_FALSE(steady.link_down(steady.link_between(AgentId{1}, AgentId{2})));
+  }
+}
