@@ -1,146 +1,127 @@
-#include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/agent_archive.hpp"
 
 #include <span>
+#include <unordered_map>
 
 namespace dlsim {
 
-void save_params(const ParamVector& x, StateWriter& out) {
-  out.put_span(std::span<const float>(x.data(), static_cast<size_t>(x.size())));
+void AgentArchive::params(ParamVector& x) {
+  span(std::span<float>(x.data(), static_cast<size_t>(x.size())));
 }
 
-void load_params(ParamVector& x, StateReader& in) {
-  in.get_span(std::span<float>(x.data(), static_cast<size_t>(x.size())));
+// Snapshots and compressed messages are the one place where the two directions differ: saving
+// numbers the buffers by identity, loading looks the numbers up.
+void AgentArchive::snapshot(Snapshot& s) {
+  if (loading())
+    s = load_snapshot();
+  else
+    save_snapshot(s);
 }
 
-void SnapshotSaver::put(const Snapshot& s) {
-  if (!s) {
-    out_.put<uint32_t>(0);
-    return;
-  }
-  const auto [it, fresh] = ids_.emplace(s.get(), static_cast<uint32_t>(ids_.size() + 1));
-  out_.put(it->second);
+namespace {
+
+// Saving: p's number in `ids` (0 for null), numbering it when first seen; `fresh` then.
+template <class T>
+uint32_t number(std::unordered_map<const T*, uint32_t>& ids, const T* p, bool& fresh) {
+  fresh = false;
+  if (p == nullptr) return 0;
+  const auto [it, added] = ids.emplace(p, static_cast<uint32_t>(ids.size() + 1));
+  fresh = added;
+  return it->second;
+}
+
+}  // namespace
+
+void AgentArchive::save_snapshot(const Snapshot& s) {
+  bool fresh = false;
+  uint32_t id = number(ids_, s.get(), fresh);
+  value(id);
   if (!fresh) return;
-  out_.put<uint64_t>(static_cast<uint64_t>(s->size()));
-  save_params(*s, out_);
+  uint64_t size = static_cast<uint64_t>(s->size());
+  value(size);
+  params(const_cast<ParamVector&>(*s));  // saving only reads it
 }
 
-Snapshot SnapshotLoader::get_snapshot() {
-  const auto id = in_.get<uint32_t>();
+uint32_t AgentArchive::load_number(size_t known, const char* what) {
+  uint32_t id = 0;
+  value(id);
+  if (id > known + 1) fail(what);
+  return id;
+}
+
+Snapshot AgentArchive::load_snapshot() {
+  const uint32_t id = load_number(table_.size(), "a snapshot number out of sequence");
   if (id == 0) return nullptr;
   if (id <= table_.size()) return table_[id - 1];
-  if (id != table_.size() + 1) in_.fail("a snapshot number out of sequence");
-  const auto size = in_.get<uint64_t>();
+  uint64_t size = 0;
+  value(size);
   auto x = std::make_shared<ParamVector>(static_cast<Eigen::Index>(size));
-  load_params(*x, in_);
+  params(*x);
   table_.push_back(std::move(x));
   return table_.back();
 }
 
-void SnapshotSaver::put(const Message& m) {
-  out_.put(m.kind);
-  out_.put(m.from);
-  out_.put(m.to);
-  put(m.params);
-  out_.put(m.weight);
-  out_.put(m.stage);
-  out_.put(m.size_bytes);
-  put(m.delta);
-  out_.put(m.uncompressed_bytes);
-  put(m.parts);
+void AgentArchive::delta(Delta& d) {
+  if (loading())
+    d = load_delta();
+  else
+    save_delta(d);
 }
 
-void SnapshotSaver::put(const Parts& p) {  // a few indices: written with every holder
-  out_.put<bool>(p != nullptr);
-  if (p) out_.put_vector(*p);
+void AgentArchive::save_delta(const Delta& d) {
+  bool fresh = false;
+  uint32_t id = number(delta_ids_, d.get(), fresh);
+  value(id);
+  if (fresh) const_cast<CompressedVector&>(*d).archive(*this);  // saving only reads it
 }
 
-Parts SnapshotLoader::get_parts() {
-  if (!in_.get<bool>()) return nullptr;
-  return std::make_shared<const std::vector<uint32_t>>(in_.get_vector<uint32_t>());
-}
-
-void SnapshotSaver::put(const Delta& d) {
-  if (!d) {
-    out_.put<uint32_t>(0);
-    return;
-  }
-  const auto next = static_cast<uint32_t>(delta_ids_.size() + 1);
-  const auto [it, fresh] = delta_ids_.emplace(d.get(), next);
-  out_.put(it->second);
-  if (fresh) d->save(out_);
-}
-
-Delta SnapshotLoader::get_delta() {
-  const auto id = in_.get<uint32_t>();
+Delta AgentArchive::load_delta() {
+  const uint32_t id = load_number(deltas_.size(), "a compressed message number out of sequence");
   if (id == 0) return nullptr;
   if (id <= deltas_.size()) return deltas_[id - 1];
-  if (id != deltas_.size() + 1) in_.fail("a compressed message number out of sequence");
   auto d = std::make_shared<CompressedVector>();
-  d->load(in_);
+  d->archive(*this);
   deltas_.push_back(std::move(d));
   return deltas_.back();
 }
 
-Message SnapshotLoader::get_message() {
-  Message m;
-  m.kind = in_.get<MessageKind>();
-  m.from = in_.get<AgentId>();
-  m.to = in_.get<AgentId>();
-  m.params = get_snapshot();
-  m.weight = in_.get<double>();
-  m.stage = in_.get<uint32_t>();
-  m.size_bytes = in_.get<uint64_t>();
-  m.delta = get_delta();
-  m.uncompressed_bytes = in_.get<uint64_t>();
-  m.parts = get_parts();
-  return m;
+void AgentArchive::parts(Parts& p) {  // a few indices: written with every holder
+  bool present = p != nullptr;
+  value(present);
+  if (!present) return p.reset();
+  std::vector<uint32_t> indices;
+  if (!loading()) indices = *p;
+  vector(indices);
+  if (loading()) p = std::make_shared<const std::vector<uint32_t>>(std::move(indices));
 }
 
-void SnapshotSaver::put_all(std::span<const Snapshot> list) {
-  out_.put<uint64_t>(list.size());
-  for (const Snapshot& s : list) put(s);
+void AgentArchive::message(Message& m) {
+  value(m.kind);
+  value(m.from);
+  value(m.to);
+  snapshot(m.params);
+  value(m.weight);
+  value(m.stage);
+  value(m.size_bytes);
+  delta(m.delta);
+  value(m.uncompressed_bytes);
+  parts(m.parts);
 }
 
-void SnapshotSaver::put_all(std::span<const Message> list) {
-  out_.put<uint64_t>(list.size());
-  for (const Message& m : list) put(m);
+void AgentArchive::fixed_list(std::span<Snapshot> list) {
+  expect<uint64_t>(list.size(), "another graph: a list of copies differs");
+  for (Snapshot& s : list) snapshot(s);
 }
 
-void SnapshotLoader::get_all(std::vector<Snapshot>& list) {
-  list.clear();
-  for (auto n = in_.get<uint64_t>(); n > 0; --n) list.push_back(get_snapshot());
-}
-
-void SnapshotLoader::get_all(std::vector<Message>& list) {
-  list.clear();
-  for (auto n = in_.get<uint64_t>(); n > 0; --n) list.push_back(get_message());
-}
-
-void SnapshotLoader::get_into(std::span<Snapshot> list) {
-  if (in_.get<uint64_t>() != list.size()) in_.fail("another graph: a list of copies differs");
-  for (Snapshot& s : list) s = get_snapshot();
-}
-
-void save_agent(const Agent& a, StateWriter& out) {
-  out.put(a.id);
-  save_params(a.x, out);
-  out.put(a.loss);
-  out.put(a.iteration);
-  a.trigger_rng.save(out);
-  a.peer_rng.save(out);
-  a.compress_rng.save(out);
-  a.learner->save(out);
-}
-
-void load_agent(Agent& a, StateReader& in) {
-  if (in.get<AgentId>() != a.id) in.fail("agents out of order");
-  load_params(a.x, in);
-  a.loss = in.get<float>();
-  a.iteration = in.get<int64_t>();
-  a.trigger_rng.load(in);
-  a.peer_rng.load(in);
-  a.compress_rng.load(in);
-  a.learner->load(in);
+void archive_agent(Agent& a, AgentArchive& ar) {
+  ar.expect(a.id, "agents out of order");
+  ar.params(a.x);
+  ar.value(a.loss);
+  ar.value(a.iteration);
+  a.trigger_rng.archive(ar);
+  a.peer_rng.archive(ar);
+  a.compress_rng.archive(ar);
+  a.learner->archive(ar);
 }
 
 }  // namespace dlsim

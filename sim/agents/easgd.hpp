@@ -43,8 +43,7 @@ class Easgd final : public Algorithm {
     trigger_.set_decider(decider);
     return true;
   }
-  void save(SnapshotSaver& out) const override;
-  void load(SnapshotLoader& in) override;
+  void archive(AgentArchive& ar) override;
   void before_updates(std::span<Agent> agents) override;
 
   /// The centre variable z.

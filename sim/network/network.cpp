@@ -263,57 +263,39 @@ LinkId Network::link_between(AgentId from, AgentId to) const {
   return LinkId{link};
 }
 
-void Network::save(StateWriter& out) const {
-  out.put<uint64_t>(links_.size());
-  for (const Link& l : links_) l.save(out);
-  for (const auto* nics : {&uplinks_, &downlinks_}) {
-    out.put<uint64_t>(nics->size());
-    for (const Serializer& s : *nics) out.put(s.busy_until());
-  }
-  out.put_vector(slots_);
-  out.put_vector(free_slots_);
-  buffers_.save(out);
-  load_.save(out);
-  router_.save(out);
-  out.put(compacted_store_);
-  if (failures_) failures_->save(out);
-  if (flows_) flows_->save(out);
-  if (flows_ && failures_) {  // the link change event that counts (the simulator saves it)
-    out.put(change_pending_);
-    out.put(change_seq_);
-    out.put(change_at_);
-  }
-  if (flow_buffers_) flow_buffers_->save(out);
-  if (complete_) complete_->save(out);
-}
-
-void Network::load(StateReader& in) {
-  if (in.get<uint64_t>() != links_.size()) in.fail("another network: link count");
-  for (Link& l : links_) l.load(in);
+void Network::archive(StateArchive& ar) {
+  ar.expect<uint64_t>(links_.size(), "another network: link count");
+  for (Link& l : links_) l.archive(ar);
   for (auto* nics : {&uplinks_, &downlinks_}) {
-    if (in.get<uint64_t>() != nics->size()) in.fail("another network: NIC count");
-    for (Serializer& s : *nics) s.resume_busy_until(in.get<SimTime>());
+    ar.expect<uint64_t>(nics->size(), "another network: NIC count");
+    for (Serializer& s : *nics) {
+      SimTime busy_until = s.busy_until();
+      ar.value(busy_until);
+      if (ar.loading()) s.resume_busy_until(busy_until);
+    }
   }
-  slots_ = in.get_vector<Slot>();
-  free_slots_ = in.get_vector<uint32_t>();
-  for (uint32_t f : free_slots_)
-    if (f >= slots_.size()) in.fail("a free message slot out of range");
-  buffers_.load(in);
-  load_.load(in);
-  router_.load(in);
-  compacted_store_ = in.get<size_t>();
-  if (failures_) failures_->load(in);
-  for (const Slot& s : slots_)
-    if (s.stage != Stage::kFree && s.next_hop >= router_.store_size())
-      in.fail("a message in flight on a route out of the route store");
-  if (flows_) flows_->load(in);
-  if (flows_ && failures_) {
-    change_pending_ = in.get<bool>();
-    change_seq_ = in.get<uint64_t>();
-    change_at_ = in.get<SimTime>();
+  ar.vector(slots_);
+  ar.vector(free_slots_);
+  if (ar.loading())
+    for (uint32_t f : free_slots_)
+      if (f >= slots_.size()) ar.fail("a free message slot out of range");
+  buffers_.archive(ar);
+  load_.archive(ar);
+  router_.archive(ar);
+  ar.value(compacted_store_);
+  if (failures_) failures_->archive(ar);
+  if (ar.loading())  // the router is loaded: the messages' routes can be checked against it
+    for (const Slot& s : slots_)
+      if (s.stage != Stage::kFree && s.next_hop >= router_.store_size())
+        ar.fail("a message in flight on a route out of the route store");
+  if (flows_) flows_->archive(ar);
+  if (flows_ && failures_) {  // the link change event that counts (the simulator saves it)
+    ar.value(change_pending_);
+    ar.value(change_seq_);
+    ar.value(change_at_);
   }
-  if (flow_buffers_) flow_buffers_->load(in);
-  if (complete_) complete_->load(in);
+  if (flow_buffers_) flow_buffers_->archive(ar);
+  if (complete_) complete_->archive(ar);
 }
 
 }  // namespace dlsim

@@ -203,9 +203,8 @@ class Network {
   bool link_down(LinkId link) const { return failures_ && failures_->down(link.value >> 1); }
 
   /// Everything that changes as messages move (links, NICs, live messages, the order free slots
-  /// are reused in), for checkpoints; load() expects a network built from the same scenario.
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
+  /// are reused in), for checkpoints; loading expects a network built from the same scenario.
+  void archive(StateArchive& ar);
 
  private:
   // kFlow: its flow is being carried (maxmin); kPropagating: its bits are out, it propagates.
