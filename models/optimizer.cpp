@@ -7,7 +7,7 @@
 #include <span>
 
 #include "sim/core/error.hpp"
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 
 namespace dlsim::models {
 namespace {
@@ -106,12 +106,8 @@ void Optimizer::step_slice(float* x, const float* g, Eigen::Index offset, Eigen:
   }
 }
 
-void Optimizer::save(StateWriter& out) const {
-  out.put_span(std::span<const float>(velocity_.data(), static_cast<size_t>(velocity_.size())));
-}
-
-void Optimizer::load(StateReader& in) {
-  in.get_span(std::span<float>(velocity_.data(), static_cast<size_t>(velocity_.size())));
+void Optimizer::archive(StateArchive& ar) {
+  ar.span(std::span<float>(velocity_.data(), static_cast<size_t>(velocity_.size())));
 }
 
 }  // namespace dlsim::models

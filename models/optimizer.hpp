@@ -8,8 +8,7 @@
 #include <vector>
 
 namespace dlsim {
-class StateReader;
-class StateWriter;
+class StateArchive;
 }  // namespace dlsim
 
 namespace dlsim::models {
@@ -61,10 +60,9 @@ class Optimizer {
   /// True when a step is x -= lr*g (no momentum, no weight decay), so that a fused path may add
   /// -lr times the gradient straight into the parameters.
   bool is_plain_sgd() const;
+  /// The velocity, for checkpoints (its length is this run's).
+  void archive(StateArchive& ar);
   /// The momentum buffer v (empty without momentum). Algorithms may read or reset it.
-  /// The velocity, for checkpoints.
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
   Eigen::VectorXf& state() { return velocity_; }
   const Eigen::VectorXf& state() const { return velocity_; }
 

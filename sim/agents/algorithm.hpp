@@ -27,8 +27,7 @@
 
 namespace dlsim {
 
-class SnapshotLoader;
-class SnapshotSaver;
+class AgentArchive;
 class TriggerDecider;
 
 class Algorithm {
@@ -57,11 +56,12 @@ class Algorithm {
   virtual void model_replaced(Agent&) {}
 
   /// The algorithm's state between two events (held copies, snapshots not yet sent, messages
-  /// kept for the next update, counters), for checkpoints; load() is called on an algorithm
-  /// started on the same scenario and continues exactly where save() was. Snapshots go through
-  /// the saver so that a buffer shared by several holders is shared again when loaded.
-  virtual void save(SnapshotSaver& out) const = 0;
-  virtual void load(SnapshotLoader& in) = 0;
+  /// kept for the next update, counters), for checkpoints, listed once for saving and loading
+  /// (sim/agents/agent_archive.hpp). A loading archive is walked on an algorithm started on the
+  /// same scenario, which then continues exactly where the saved one was; saving changes
+  /// nothing. Snapshots go through the archive so that a buffer shared by several holders is
+  /// shared again when loaded.
+  virtual void archive(AgentArchive& ar) = 0;
 };
 
 /// a / (eps*k + 1)^d: the decaying step-size and threshold form (docs/algorithms.md,

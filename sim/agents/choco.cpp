@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/agent_archive.hpp"
 #include "sim/agents/neighbour_index.hpp"
 #include "sim/core/error.hpp"
 
@@ -182,46 +182,27 @@ void Choco::update(Agent& a) {
 }
 
 // The drift is recomputed at the next decision; messages in flight are the swarm's.
-void Choco::save(SnapshotSaver& out) const {
-  StateWriter& w = out.out();
-  if (overlay_) overlay_->save(w);
-  w.put<uint64_t>(state_.size());
-  for (const PerAgent& s : state_) {
-    save_params(s.own, w);
-    if (overlay_) {  // the round's sources, which copies are held, and its whole-copy sends
-      w.put_vector(s.sources);
-      w.put_vector(s.have);
-      w.put_vector(s.fresh);
-      out.put(s.whole);
-      w.put(s.published);
-    }
-    w.put<uint64_t>(s.held.size());
-    for (const ParamVector& h : s.held) save_params(h, w);
-    out.put(s.pending);
-    w.put(s.stepped);
-  }
-}
-
-void Choco::load(SnapshotLoader& in) {
-  StateReader& r = in.in();
-  if (overlay_) overlay_->load(r);
-  if (r.get<uint64_t>() != state_.size()) r.fail("another number of agents");
+void Choco::archive(AgentArchive& ar) {
+  if (overlay_) overlay_->archive(ar);
+  ar.expect<uint64_t>(state_.size(), "another number of agents");
   for (PerAgent& s : state_) {
-    load_params(s.own, r);
-    if (overlay_) {
-      s.sources = r.get_vector<uint32_t>();
-      s.have = r.get_vector<char>();
-      s.fresh = r.get_vector<uint32_t>();
-      s.whole = in.get_snapshot();
-      s.published = r.get<bool>();
-      if (s.sources.size() >= state_.size() || s.have.size() != s.sources.size())
-        r.fail("another graph: a list of neighbours differs");
-      s.held.resize(s.sources.size(), ParamVector::Zero(s.own.size()));
+    ar.params(s.own);
+    if (overlay_) {  // the round's sources, which copies are held, and its whole-copy sends
+      ar.vector(s.sources);
+      ar.vector(s.have);
+      ar.vector(s.fresh);
+      ar.snapshot(s.whole);
+      ar.value(s.published);
+      if (ar.loading()) {  // the copies follow the saved round's sources
+        if (s.sources.size() >= state_.size() || s.have.size() != s.sources.size())
+          ar.fail("another graph: a list of neighbours differs");
+        s.held.resize(s.sources.size(), ParamVector::Zero(s.own.size()));
+      }
     }
-    if (r.get<uint64_t>() != s.held.size()) r.fail("another graph: a list of copies differs");
-    for (ParamVector& h : s.held) load_params(h, r);
-    s.pending = in.get_delta();
-    s.stepped = r.get<bool>();
+    ar.expect<uint64_t>(s.held.size(), "another graph: a list of copies differs");
+    for (ParamVector& h : s.held) ar.params(h);
+    ar.delta(s.pending);
+    ar.value(s.stepped);
   }
 }
 

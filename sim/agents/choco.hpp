@@ -54,8 +54,7 @@ class Choco final : public Algorithm {
     trigger_.set_decider(decider);
     return true;
   }
-  void save(SnapshotSaver& out) const override;
-  void load(SnapshotLoader& in) override;
+  void archive(AgentArchive& ar) override;
 
   /// x^_i as agent i holds it, and agent i's copy of neighbour number n's (neighbour order; on
   /// an overlay source order, meaningful only while holds_copy).

@@ -61,29 +61,16 @@ void Churn::begin_iteration(uint32_t i, SimTime now) {
   online_count_ += online_[i];
 }
 
-void Churn::save(StateWriter& out) const {
-  out.put_vector(online_);
-  out.put_vector(was_online_);
-  for (const RandomStream& r : rng_) r.save(out);
-  for (const RandomStream& r : rejoin_rng_) r.save(out);
-  out.put_vector(markov_state_);
-  for (SimTime t : next_switch_) out.put(t.ns);
-  out.put_vector(cursor_);
-}
-
-void Churn::load(StateReader& in) {
-  const auto sized = [&](auto& v, const auto& loaded) {
-    if (loaded.size() != v.size()) in.fail("another number of agents");
-    v = loaded;
-  };
-  sized(online_, in.get_vector<uint8_t>());
-  sized(was_online_, in.get_vector<uint8_t>());
-  for (RandomStream& r : rng_) r.load(in);
-  for (RandomStream& r : rejoin_rng_) r.load(in);
-  sized(markov_state_, in.get_vector<uint8_t>());
-  for (SimTime& t : next_switch_) t = SimTime{in.get<int64_t>()};
-  sized(cursor_, in.get_vector<uint32_t>());
-  online_count_ = 0;
+void Churn::archive(StateArchive& ar) {
+  ar.sized_vector(online_, "another number of agents");
+  ar.sized_vector(was_online_, "another number of agents");
+  for (RandomStream& r : rng_) r.archive(ar);
+  for (RandomStream& r : rejoin_rng_) r.archive(ar);
+  ar.sized_vector(markov_state_, "another number of agents");
+  for (SimTime& t : next_switch_) ar.value(t.ns);
+  ar.sized_vector(cursor_, "another number of agents");
+  if (!ar.loading()) return;
+  online_count_ = 0;  // derived from online_, which loading replaced
   for (uint8_t o : online_) online_count_ += o;
 }
 

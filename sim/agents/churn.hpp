@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "sim/core/random.hpp"
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 #include "sim/core/time.hpp"
 
 namespace dlsim {
@@ -52,8 +52,8 @@ class Churn {
   /// The stream a returning agent draws the neighbour it pulls from.
   RandomStream& rejoin_stream(uint32_t agent) { return rejoin_rng_[agent]; }
 
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
+  /// For checkpoints.
+  void archive(StateArchive& ar);
 
  private:
   bool markov_online(uint32_t agent, SimTime now);

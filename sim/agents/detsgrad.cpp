@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/agent_archive.hpp"
 #include "sim/agents/neighbour_index.hpp"
 #include "sim/core/error.hpp"
 
@@ -382,70 +382,41 @@ void Detsgrad::update_end(Agent& a) {
 // The steps memo and the update pass are recomputed; the snapshot pool starts empty (its buffers
 // are only reused storage); the cache is saved when valid (recomputing it gives the same floats,
 // but whether it is valid steers which pass runs, and so the time it takes).
-void Detsgrad::save(SnapshotSaver& out) const {
-  StateWriter& w = out.out();
-  if (overlay_) overlay_->save(w);
-  w.put<uint64_t>(state_.size());
-  for (const PerAgent& s : state_) {
-    out.put(s.broadcast);
-    if (overlay_) {  // the round's sources (what the copies are of) and its forced sends
-      w.put_vector(s.sources);
-      w.put_vector(s.fresh);
-      out.put(s.forced);
-    }
-    s.copies.save(out);
-    out.put(s.pending);
-    w.put(s.dirty_rate);
-    w.put(s.cache_valid);
-    w.put(s.held_count);
-    w.put(s.dirty);
-    w.put(s.fused);
-    w.put(s.drift_ready);
-    w.put(s.drift);
-    w.put(s.next_drift);
-    if (s.cache_valid) save_params(s.cache, w);
-    out.put(s.pending_delta);
-    out.put(s.pending_parts);
-    w.put(s.events_sent);
-  }
-  w.put<bool>(tensor_events_.has_value());
-  if (tensor_events_) tensor_events_->save(w);
-}
-
-void Detsgrad::load(SnapshotLoader& in) {
-  StateReader& r = in.in();
-  if (overlay_) overlay_->load(r);
-  if (r.get<uint64_t>() != state_.size()) r.fail("another number of agents");
+void Detsgrad::archive(AgentArchive& ar) {
+  if (overlay_) overlay_->archive(ar);
+  ar.expect<uint64_t>(state_.size(), "another number of agents");
   for (PerAgent& s : state_) {
-    s.broadcast = in.get_snapshot();
-    if (overlay_) {
-      s.sources = r.get_vector<uint32_t>();
-      s.fresh = r.get_vector<uint32_t>();
-      s.forced = in.get_snapshot();
-      if (s.sources.size() >= state_.size() || s.fresh.size() >= state_.size())
-        r.fail("another graph: a list of neighbours is too long");
-      s.copies.held.resize(s.sources.size());
+    ar.snapshot(s.broadcast);
+    if (overlay_) {  // the round's sources (what the copies are of) and its forced sends
+      ar.vector(s.sources);
+      ar.vector(s.fresh);
+      ar.snapshot(s.forced);
+      if (ar.loading()) {  // the copies follow the saved round's sources
+        if (s.sources.size() >= state_.size() || s.fresh.size() >= state_.size())
+          ar.fail("another graph: a list of neighbours is too long");
+        s.copies.held.resize(s.sources.size());
+      }
     }
-    s.copies.load(in);
-    s.pending = in.get_snapshot();
-    s.dirty_rate = r.get<double>();
-    s.cache_valid = r.get<bool>();
-    s.held_count = r.get<int>();
-    s.dirty = r.get<bool>();
-    s.fused = r.get<bool>();
-    s.drift_ready = r.get<bool>();
-    s.drift = r.get<double>();
-    s.next_drift = r.get<double>();
-    s.steps = Steps{};
+    s.copies.archive(ar);
+    ar.snapshot(s.pending);
+    ar.value(s.dirty_rate);
+    ar.value(s.cache_valid);
+    ar.value(s.held_count);
+    ar.value(s.dirty);
+    ar.value(s.fused);
+    ar.value(s.drift_ready);
+    ar.value(s.drift);
+    ar.value(s.next_drift);
+    if (ar.loading()) s.steps = Steps{};  // a cache of one iteration's step sizes: recomputed
     if (s.cache_valid) {
-      s.cache.resize(static_cast<Eigen::Index>(s.size));
-      load_params(s.cache, r);
+      if (ar.loading()) s.cache.resize(static_cast<Eigen::Index>(s.size));
+      ar.params(s.cache);
     }
-    s.pending_delta = in.get_delta();
-    s.pending_parts = in.get_parts();
-    s.events_sent = r.get<uint32_t>();
+    ar.delta(s.pending_delta);
+    ar.parts(s.pending_parts);
+    ar.value(s.events_sent);
   }
-  if (r.get<bool>() != tensor_events_.has_value()) r.fail("another trigger granularity");
-  if (tensor_events_) tensor_events_->load(r);
+  ar.expect(tensor_events_.has_value(), "another trigger granularity");
+  if (tensor_events_) tensor_events_->archive(ar);
 }
 }  // namespace dlsim

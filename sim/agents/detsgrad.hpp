@@ -73,8 +73,7 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
     trigger_.set_decider(decider);
     return true;
   }
-  void save(SnapshotSaver& out) const override;
-  void load(SnapshotLoader& in) override;
+  void archive(AgentArchive& ar) override;
 
   /// The drift ||x_i - x^_i|| computed by the last prepare() (the trigger's statistic).
   double last_drift(AgentId i) const { return state_[i.value].drift; }

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/agent_archive.hpp"
 #include "sim/agents/mixing_step.hpp"
 #include "sim/agents/neighbour_index.hpp"
 #include "sim/core/error.hpp"
@@ -99,31 +99,22 @@ void Dpsgd::mix_arrivals(PerAgent& s, Agent& a) {
 }
 
 // `mixed` and `weights` are workspaces within update(); the pool starts empty.
-void Dpsgd::save(SnapshotSaver& out) const {
-  overlay_.save(out.out());
-  out.out().put<uint64_t>(state_.size());
-  for (const PerAgent& s : state_) {
-    out.put(s.current);
-    out.out().put<uint64_t>(s.held.size());  // a dynamic overlay's sources change every round
-    out.put_all(s.held);
-    if (overlay_.per_agent()) out.put_all(s.inbox);  // sync checkpoints keep their format
-  }
-}
-
-void Dpsgd::load(SnapshotLoader& in) {
-  overlay_.load(in.in());
-  if (in.in().get<uint64_t>() != state_.size()) in.in().fail("another number of agents");
+void Dpsgd::archive(AgentArchive& ar) {
+  overlay_.archive(ar);
+  ar.expect<uint64_t>(state_.size(), "another number of agents");
   for (PerAgent& s : state_) {
-    s.current = in.get_snapshot();
-    const auto held = in.in().get<uint64_t>();
-    if ((!overlay_.dynamic() && held != s.held.size()) || held > state_.size())
-      in.in().fail("another graph: a list of copies differs");
-    s.held.resize(held);
-    in.get_into(s.held);
-    if (overlay_.per_agent()) {
-      in.get_all(s.inbox);
-      if (s.inbox.size() >= state_.size()) in.in().fail("another number of agents: an inbox");
+    ar.snapshot(s.current);
+    const uint64_t held = ar.count(s.held.size());  // a dynamic overlay's sources change
+    if (ar.loading()) {
+      if ((!overlay_.dynamic() && held != s.held.size()) || held > state_.size())
+        ar.fail("another graph: a list of copies differs");
+      s.held.resize(held);
     }
+    ar.fixed_list(s.held);
+    if (!overlay_.per_agent()) continue;  // sync checkpoints keep their format
+    ar.list(s.inbox);
+    if (ar.loading() && s.inbox.size() >= state_.size())
+      ar.fail("another number of agents: an inbox");
   }
 }
 }  // namespace dlsim

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/agent_archive.hpp"
 #include "sim/core/error.hpp"
 
 namespace dlsim {
@@ -87,35 +87,17 @@ void Easgd::update(Agent& a) {
   s.deltas.clear();
 }
 
-void Easgd::save(SnapshotSaver& out) const {
-  StateWriter& w = out.out();
-  save_params(z_, w);
-  w.put<uint64_t>(state_.size());
-  for (const PerAgent& s : state_) {
-    out.put(s.pending);
-    out.put(s.sent);
-    out.put_all(s.deltas);
-  }
-  w.put<uint64_t>(round_.size());
-  for (const Pending& p : round_) {
-    w.put(p.from);
-    out.put(p.delta);
-  }
-}
-
-void Easgd::load(SnapshotLoader& in) {
-  StateReader& r = in.in();
-  load_params(z_, r);
-  if (r.get<uint64_t>() != state_.size()) r.fail("another number of agents");
+void Easgd::archive(AgentArchive& ar) {
+  ar.params(z_);
+  ar.expect<uint64_t>(state_.size(), "another number of agents");
   for (PerAgent& s : state_) {
-    s.pending = in.get_snapshot();
-    s.sent = in.get_snapshot();
-    in.get_all(s.deltas);
+    ar.snapshot(s.pending);
+    ar.snapshot(s.sent);
+    ar.list(s.deltas);
   }
-  round_.clear();
-  for (auto n = r.get<uint64_t>(); n > 0; --n) {
-    const auto from = r.get<AgentId>();
-    round_.push_back({from, in.get_snapshot()});
-  }
+  ar.items(round_, [&](Pending& p) {
+    ar.value(p.from);
+    ar.snapshot(p.delta);
+  });
 }
 }  // namespace dlsim

@@ -44,8 +44,7 @@ class Easgd final : public Algorithm, public RoundHooks, public ServiceNode {
     trigger_.set_decider(decider);
     return true;
   }
-  void save(SnapshotSaver& out) const override;
-  void load(SnapshotLoader& in) override;
+  void archive(AgentArchive& ar) override;
   void before_updates(std::span<Agent> agents) override;
 
   /// The centre variable z.

@@ -1,6 +1,6 @@
 #include "sim/agents/eventgrad.hpp"
 
-#include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/agent_archive.hpp"
 #include "sim/agents/mixing_step.hpp"
 #include "sim/agents/neighbour_index.hpp"
 #include "sim/core/error.hpp"
@@ -63,30 +63,16 @@ void Eventgrad::update(Agent& a) {
 }
 
 // `mixed` is a workspace within update(); the pool starts empty.
-void Eventgrad::save(SnapshotSaver& out) const {
-  StateWriter& w = out.out();
-  w.put<uint64_t>(state_.size());
-  for (const PerAgent& s : state_) {
-    out.put(s.sent);
-    out.put(s.pending);
-    out.put(s.pending_parts);
-    w.put(s.events_sent);
-    s.copies.save(out);
-  }
-  events_.save(w);
-}
-
-void Eventgrad::load(SnapshotLoader& in) {
-  StateReader& r = in.in();
-  if (r.get<uint64_t>() != state_.size()) r.fail("another number of agents");
+void Eventgrad::archive(AgentArchive& ar) {
+  ar.expect<uint64_t>(state_.size(), "another number of agents");
   for (PerAgent& s : state_) {
-    s.sent = in.get_snapshot();
-    s.pending = in.get_snapshot();
-    s.pending_parts = in.get_parts();
-    s.events_sent = r.get<uint32_t>();
-    s.copies.load(in);
+    ar.snapshot(s.sent);
+    ar.snapshot(s.pending);
+    ar.parts(s.pending_parts);
+    ar.value(s.events_sent);
+    s.copies.archive(ar);
   }
-  events_.load(r);
+  events_.archive(ar);
 }
 
 }  // namespace dlsim

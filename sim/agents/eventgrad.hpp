@@ -26,8 +26,7 @@ class Eventgrad final : public Algorithm {
   void communicate(Agent& a, Outbox& out) override;
   void receive(Agent& a, const Message& m, Outbox& out) override;
   void update(Agent& a) override;
-  void save(SnapshotSaver& out) const override;
-  void load(SnapshotLoader& in) override;
+  void archive(AgentArchive& ar) override;
 
   const TensorEvents& events() const { return events_; }
   /// x^_i as i's neighbours hold it (null before its first event), and i's copy of its

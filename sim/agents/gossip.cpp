@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/agent_archive.hpp"
 #include "sim/agents/peer_choice.hpp"
 
 namespace dlsim {
@@ -85,29 +85,15 @@ void GossipSgd::update(Agent& a) {
   if (order_ == MixingOrder::kCombineThenAdapt) a.learner->apply_step(a.x, a.g, a.iteration);
 }
 
-void GossipSgd::save(SnapshotSaver& out) const {
-  StateWriter& w = out.out();
-  if (overlay_) overlay_->save(w);
-  w.put<uint64_t>(state_.size());
-  for (const PerAgent& s : state_) {
-    w.put(s.fire);
-    w.put(s.peer);
-    out.put(s.current);
-    out.put_all(s.inbox);
-    w.put(s.weight);
-  }
-}
-
-void GossipSgd::load(SnapshotLoader& in) {
-  StateReader& r = in.in();
-  if (overlay_) overlay_->load(r);
-  if (r.get<uint64_t>() != state_.size()) r.fail("another number of agents");
+void GossipSgd::archive(AgentArchive& ar) {
+  if (overlay_) overlay_->archive(ar);
+  ar.expect<uint64_t>(state_.size(), "another number of agents");
   for (PerAgent& s : state_) {
-    s.fire = r.get<bool>();
-    s.peer = r.get<AgentId>();
-    s.current = in.get_snapshot();
-    in.get_all(s.inbox);
-    s.weight = r.get<double>();
+    ar.value(s.fire);
+    ar.value(s.peer);
+    ar.snapshot(s.current);
+    ar.list(s.inbox);
+    ar.value(s.weight);
   }
 }
 }  // namespace dlsim

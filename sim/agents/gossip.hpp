@@ -44,8 +44,7 @@ class GossipSgd final : public Algorithm {
   void communicate(Agent& a, Outbox& out) override;
   void receive(Agent& a, const Message& m, Outbox& out) override;
   void update(Agent& a) override;
-  void save(SnapshotSaver& out) const override;
-  void load(SnapshotLoader& in) override;
+  void archive(AgentArchive& ar) override;
 
   /// Push-sum weight of agent i (1 at start; the weights of all agents always sum to n).
   double weight(AgentId i) const { return state_[i.value].weight; }

@@ -13,8 +13,7 @@
 
 namespace dlsim {
 
-class StateReader;
-class StateWriter;
+class StateArchive;
 
 /// All of an agent's weights and biases in one contiguous buffer.
 using ParamVector = Eigen::VectorXf;
@@ -42,9 +41,9 @@ class Learner {
     return loss;
   }
   /// What changes as the learner trains (optimizer state, position in the data, streams), for
-  /// checkpoints: load() continues exactly where save() was.
-  virtual void save(StateWriter& out) const = 0;
-  virtual void load(StateReader& in) = 0;
+  /// checkpoints, listed once for saving and loading: a loaded learner continues exactly where
+  /// the saved one was.
+  virtual void archive(StateArchive& ar) = 0;
   /// The tensors that tile x, in memory order, for per-tensor triggers; empty: x is one tensor.
   virtual std::vector<TensorRange> parameter_tensors() const { return {}; }
 };

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "sim/core/error.hpp"
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 
 namespace dlsim {
 
@@ -52,23 +52,13 @@ void ModelLearner::apply_step(ParamVector& x, const ParamVector& g, int64_t k) {
   optimizer_.step(x, g, k);
 }
 
-void ModelLearner::save(StateWriter& out) const {
-  optimizer_.save(out);
-  out.put_vector(shard_);  // its order is the epoch's shuffle
-  out.put<uint64_t>(cursor_);
-  shuffle_rng_.save(out);
-  train_rng_.save(out);
-}
-
-void ModelLearner::load(StateReader& in) {
-  optimizer_.load(in);
-  std::vector<uint32_t> shard = in.get_vector<uint32_t>();
-  if (shard.size() != shard_.size()) in.fail("another shard");
-  shard_ = std::move(shard);
-  cursor_ = static_cast<size_t>(in.get<uint64_t>());
-  if (cursor_ > shard_.size()) in.fail("a batch cursor past the shard");
-  shuffle_rng_.load(in);
-  train_rng_.load(in);
+void ModelLearner::archive(StateArchive& ar) {
+  optimizer_.archive(ar);
+  ar.sized_vector(shard_, "another shard");  // its order is the epoch's shuffle
+  ar.value(cursor_);
+  if (ar.loading() && cursor_ > shard_.size()) ar.fail("a batch cursor past the shard");
+  shuffle_rng_.archive(ar);
+  train_rng_.archive(ar);
 }
 
 }  // namespace dlsim

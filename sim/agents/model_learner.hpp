@@ -30,8 +30,7 @@ class ModelLearner final : public Learner {
   void apply_step(ParamVector& x, const ParamVector& g, int64_t k) override;
   /// Fused (models::Model::sgd_step): the gradient is never stored; scratch is untouched.
   float gradient_step(ParamVector& x, float step, ParamVector& scratch) override;
-  void save(StateWriter& out) const override;
-  void load(StateReader& in) override;
+  void archive(StateArchive& ar) override;
   std::vector<TensorRange> parameter_tensors() const override { return model_.parameter_tensors(); }
 
   models::Model& model() { return model_; }

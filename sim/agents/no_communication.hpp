@@ -12,8 +12,7 @@ class NoCommunication final : public Algorithm {
   void communicate(Agent&, Outbox&) override {}
   void receive(Agent&, const Message&, Outbox&) override {}
   void update(Agent& a) override { a.learner->apply_step(a.x, a.g, a.iteration); }
-  void save(SnapshotSaver&) const override {}  // nothing but the agents' own state
-  void load(SnapshotLoader&) override {}
+  void archive(AgentArchive&) override {}  // nothing but the agents' own state
 };
 
 }  // namespace dlsim

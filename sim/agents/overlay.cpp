@@ -189,31 +189,21 @@ void Overlay::set_epidemic() {
   }
 }
 
-void Overlay::save(StateWriter& out) const {
-  out.put<uint64_t>(generation_);
-  out.put<uint64_t>(current_);
-  matching_rng_.save(out);
-  for (const RandomStream& r : agent_rng_) r.save(out);
-  if (!per_agent_) return;
-  out.put_vector(own_count_);
-  out.put_vector(own_);
-}
-
-void Overlay::load(StateReader& in) {
-  generation_ = in.get<uint64_t>();
-  const auto current = in.get<uint64_t>();
-  matching_rng_.load(in);
-  for (RandomStream& r : agent_rng_) r.load(in);
+void Overlay::archive(StateArchive& ar) {
+  ar.value(generation_);
+  uint64_t current = current_;
+  ar.value(current);
+  matching_rng_.archive(ar);
+  for (RandomStream& r : agent_rng_) r.archive(ar);
   if (per_agent_) {
-    std::vector<uint32_t> count = in.get_vector<uint32_t>(), own = in.get_vector<uint32_t>();
-    if (count.size() != own_count_.size() || own.size() != own_.size())
-      in.fail("another overlay: per-agent targets differ");
-    for (uint32_t c : count)
-      if (c > stride_) in.fail("another overlay: too many targets");
-    own_count_ = std::move(count);
-    own_ = std::move(own);
+    ar.sized_vector(own_count_, "another overlay: per-agent targets differ");
+    ar.sized_vector(own_, "another overlay: per-agent targets differ");
+    if (ar.loading())
+      for (uint32_t c : own_count_)
+        if (c > stride_) ar.fail("another overlay: too many targets");
   }
-  if (current != current_ && current < sequence_weights_.size()) {
+  // Loading: a sequence's weights are rebuilt for the saved member (a fresh overlay holds none).
+  if (ar.loading() && current != current_ && current < sequence_weights_.size()) {
     current_ = current;
     set_symmetric(sequence_weights_[current]);
   }

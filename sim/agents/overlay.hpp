@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "sim/core/random.hpp"
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 #include "sim/agents/time_mode.hpp"
 #include "sim/core/time.hpp"
 #include "topologies/dynamic_graphs.hpp"
@@ -68,8 +68,7 @@ class Overlay {
 
   /// The draws' positions and the current graph's index, for checkpoints (taken between rounds:
   /// the next begin_round() draws the next graph from them).
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
+  void archive(StateArchive& ar);
 
  private:
   static std::span<const uint32_t> row(const std::vector<uint32_t>& items,

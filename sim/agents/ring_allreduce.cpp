@@ -1,6 +1,6 @@
 #include "sim/agents/ring_allreduce.hpp"
 
-#include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/agent_archive.hpp"
 #include "sim/core/error.hpp"
 
 namespace dlsim {
@@ -68,15 +68,8 @@ void RingAllReduce::after_updates(std::span<Agent> agents) {
   for (Agent& a : agents) a.x = mean_;
 }
 
-void RingAllReduce::save(SnapshotSaver& out) const {
-  out.out().put_vector(fire_);
-  save_params(mean_, out.out());
-}
-
-void RingAllReduce::load(SnapshotLoader& in) {
-  std::vector<char> fire = in.in().get_vector<char>();
-  if (fire.size() != fire_.size()) in.in().fail("another number of agents");
-  fire_ = std::move(fire);
-  load_params(mean_, in.in());
+void RingAllReduce::archive(AgentArchive& ar) {
+  ar.sized_vector(fire_, "another number of agents");
+  ar.params(mean_);
 }
 }  // namespace dlsim

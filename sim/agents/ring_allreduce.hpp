@@ -31,8 +31,7 @@ class RingAllReduce final : public Algorithm, public RoundHooks {
   void communicate(Agent& a, Outbox& out) override;
   void receive(Agent& a, const Message& m, Outbox& out) override;
   void update(Agent& a) override;
-  void save(SnapshotSaver& out) const override;
-  void load(SnapshotLoader& in) override;
+  void archive(AgentArchive& ar) override;
   bool collective() const override { return true; }
   void before_updates(std::span<Agent> agents) override;
   void after_updates(std::span<Agent> agents) override;

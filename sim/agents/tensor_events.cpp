@@ -3,9 +3,8 @@
 #include <cmath>
 #include <limits>
 
-#include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/agent_archive.hpp"
 #include "sim/core/error.hpp"
-#include "sim/core/state_io.hpp"
 
 namespace dlsim {
 namespace {
@@ -106,25 +105,14 @@ void TensorEvents::copy_parts(ParamVector& copy, const ParamVector& from,
         from.segment(layout_[p].offset, layout_[p].size);
 }
 
-void TensorEvents::save(StateWriter& out) const {
-  out.put<uint64_t>(tensors_.size());
-  for (const PerTensor& t : tensors_) {
-    out.put(t.threshold);
-    out.put(t.last_norm);
-    out.put(t.last_k);
-    out.put(t.slopes[0]);
-    out.put(t.slopes[1]);
-  }
-}
-
-void TensorEvents::load(StateReader& in) {
-  if (in.get<uint64_t>() != tensors_.size()) in.fail("another number of tensors or agents");
+void TensorEvents::archive(StateArchive& ar) {
+  ar.expect<uint64_t>(tensors_.size(), "another number of tensors or agents");
   for (PerTensor& t : tensors_) {
-    t.threshold = in.get<double>();
-    t.last_norm = in.get<double>();
-    t.last_k = in.get<int64_t>();
-    t.slopes[0] = in.get<double>();
-    t.slopes[1] = in.get<double>();
+    ar.value(t.threshold);
+    ar.value(t.last_norm);
+    ar.value(t.last_k);
+    ar.value(t.slopes[0]);
+    ar.value(t.slopes[1]);
   }
 }
 
@@ -143,18 +131,12 @@ void PartialCopies::receive(const TensorEvents& events, SnapshotPool& pool, size
   received[n] = m.stage;
 }
 
-void PartialCopies::save(SnapshotSaver& out) const {
-  out.put_all(held);
-  out.out().put_vector(received);
-  out.out().put_vector(own);
-}
-
-void PartialCopies::load(SnapshotLoader& in) {
-  in.get_into(held);
-  received = in.in().get_vector<uint32_t>();
-  own = in.in().get_vector<char>();
-  if (received.size() != held.size() || own.size() != held.size())
-    in.in().fail("another number of neighbours");
+void PartialCopies::archive(AgentArchive& ar) {
+  ar.fixed_list(held);
+  ar.vector(received);
+  ar.vector(own);
+  if (ar.loading() && (received.size() != held.size() || own.size() != held.size()))
+    ar.fail("another number of neighbours");
 }
 
 }  // namespace dlsim

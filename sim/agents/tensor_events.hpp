@@ -22,10 +22,8 @@
 
 namespace dlsim {
 
-class SnapshotLoader;
-class SnapshotSaver;
-class StateReader;
-class StateWriter;
+class AgentArchive;
+class StateArchive;
 
 class TensorEvents {
  public:
@@ -59,8 +57,8 @@ class TensorEvents {
   /// The adaptive threshold thr_p of agent i's tensor p after its last decision (kAdaptive).
   double threshold(uint32_t i, size_t p) const { return tensors_[i * layout_.size() + p].threshold; }
 
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
+  /// For checkpoints; loading fails when the saved number of tensors or agents differs.
+  void archive(StateArchive& ar);
 
  private:
   struct PerTensor {  // kAdaptive's memory of one tensor at one agent
@@ -94,9 +92,8 @@ class PartialCopies {
   /// whose parameters are x.
   void receive(const TensorEvents& events, SnapshotPool& pool, size_t n, const Message& m,
                const ParamVector& x);
-  /// For checkpoints; load() fails when the saved number of neighbours differs.
-  void save(SnapshotSaver& out) const;
-  void load(SnapshotLoader& in);
+  /// For checkpoints; loading fails when the saved number of neighbours differs.
+  void archive(AgentArchive& ar);
 
   std::vector<Snapshot> held;      // per neighbour (null: nothing yet)
   std::vector<uint32_t> received;  // the number of the last message per neighbour

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "sim/core/error.hpp"
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 
 namespace dlsim {
 namespace {
@@ -37,25 +37,18 @@ void CompressedVector::assign_to(std::span<float> target) const {
   for (size_t j = 0; j < indices.size(); ++j) target[indices[j]] = values[j];
 }
 
-void CompressedVector::save(StateWriter& out) const {
-  out.put(dimension);
-  out.put(sparse);
-  out.put(wire_bytes);
-  out.put_vector(indices);
-  out.put_vector(values);
-}
-
-void CompressedVector::load(StateReader& in) {
-  dimension = in.get<uint64_t>();
-  sparse = in.get<bool>();
-  wire_bytes = in.get<uint64_t>();
-  indices = in.get_vector<uint32_t>();
-  values = in.get_vector<float>();
+void CompressedVector::archive(StateArchive& ar) {
+  ar.value(dimension);
+  ar.value(sparse);
+  ar.value(wire_bytes);
+  ar.vector(indices);
+  ar.vector(values);
+  if (!ar.loading()) return;
   const bool consistent = sparse ? indices.size() == values.size() &&
                                        std::all_of(indices.begin(), indices.end(),
                                                    [&](uint32_t i) { return i < dimension; })
                                  : indices.empty() && values.size() == dimension;
-  if (!consistent) in.fail("a compressed vector's indices and values do not match");
+  if (!consistent) ar.fail("a compressed vector's indices and values do not match");
 }
 
 }  // namespace dlsim

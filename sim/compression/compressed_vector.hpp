@@ -10,8 +10,7 @@
 
 namespace dlsim {
 
-class StateReader;
-class StateWriter;
+class StateArchive;
 
 struct CompressedVector {
   uint64_t dimension = 0;          ///< d of the vector it came from
@@ -25,8 +24,8 @@ struct CompressedVector {
   /// target = decoded vector (zero where nothing was sent).
   void assign_to(std::span<float> target) const;
 
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
+  /// For checkpoints; loading fails when the indices and values do not match.
+  void archive(StateArchive& ar);
 };
 
 }  // namespace dlsim

@@ -1,6 +1,6 @@
 #include "sim/core/random.hpp"
 
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 #include "sim/core/uint128.hpp"
 
 #include <algorithm>
@@ -94,16 +94,10 @@ double RandomStream::gamma(double shape) {
   }
 }
 
-void RandomStream::save(StateWriter& out) const {
-  for (uint64_t w : s_) out.put(w);
-  out.put(spare_normal_);
-  out.put(has_spare_);
-}
-
-void RandomStream::load(StateReader& in) {
-  for (uint64_t& w : s_) w = in.get<uint64_t>();
-  spare_normal_ = in.get<double>();
-  has_spare_ = in.get<bool>();
+void RandomStream::archive(StateArchive& ar) {
+  for (uint64_t& w : s_) ar.value(w);
+  ar.value(spare_normal_);
+  ar.value(has_spare_);
 }
 
 SimTime exponential_time(RandomStream& random, SimTime mean) {

@@ -13,8 +13,7 @@
 
 namespace dlsim {
 
-class StateReader;
-class StateWriter;
+class StateArchive;
 
 /// SplitMix64 finaliser: a bijective 64-bit mix, used for hashing and seeding.
 constexpr uint64_t mix64(uint64_t x) {
@@ -54,9 +53,9 @@ class RandomStream {
   /// Gamma(shape, 1) by Marsaglia-Tsang; for Dirichlet draws. Precondition: shape > 0.
   double gamma(double shape);
 
-  /// The stream's position, for checkpoints: load() continues exactly where save() was.
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
+  /// The stream's position, for checkpoints: a loaded stream continues exactly where the saved
+  /// one was.
+  void archive(StateArchive& ar);
 
   /// Fisher-Yates shuffle in place.
   template <class T>

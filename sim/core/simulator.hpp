@@ -17,7 +17,7 @@
 #include "sim/core/event_queue.hpp"
 #include "sim/core/fingerprint.hpp"
 #include "sim/core/random.hpp"
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 
 namespace dlsim {
 
@@ -66,25 +66,25 @@ class Simulator {
   }
 
   /// The clock, the sequence counter, the fingerprint and every pending event that is not
-  /// stale, for checkpoints. load() replaces them; the seed is the scenario's, checked by the
+  /// stale, for checkpoints. Loading replaces them; the seed is the scenario's, checked by the
   /// caller.
-  void save(StateWriter& out) const {
-    out.put(now_);
-    out.put(next_seq_);
-    out.put(events_processed_);
-    out.put(fingerprint_.value());
-    std::vector<Event> events = queue_.pending();
-    std::erase_if(events, [&](const Event& e) { return stale(e); });
-    out.put_vector(events);
-  }
-  void load(StateReader& in) {
-    now_ = in.get<SimTime>();
-    next_seq_ = in.get<uint64_t>();
-    events_processed_ = in.get<uint64_t>();
-    fingerprint_ = Fingerprint::resume_from(in.get<uint64_t>());
+  void archive(StateArchive& ar) {
+    ar.value(now_);
+    ar.value(next_seq_);
+    ar.value(events_processed_);
+    uint64_t fingerprint = fingerprint_.value();
+    ar.value(fingerprint);
+    std::vector<Event> events;
+    if (!ar.loading()) {  // stale events are left out: they would be dropped unseen anyway
+      events = queue_.pending();
+      std::erase_if(events, [&](const Event& e) { return stale(e); });
+    }
+    ar.vector(events);
+    if (!ar.loading()) return;
+    fingerprint_ = Fingerprint::resume_from(fingerprint);
     queue_.clear();
-    for (const Event& e : in.get_vector<Event>()) {
-      if (e.time < now_ || e.seq() >= next_seq_) in.fail("an event outside the saved clock");
+    for (const Event& e : events) {
+      if (e.time < now_ || e.seq() >= next_seq_) ar.fail("an event outside the saved clock");
       queue_.push(e);
     }
   }

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "sim/core/signals.hpp"
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 #include "sim/network/link.hpp"
 
 namespace dlsim {
@@ -95,33 +95,16 @@ class CommRecorder final : public SignalListener {
   std::optional<std::string> overload_warning() const;
 
   /// The counts so far, for checkpoints.
-  void save(StateWriter& out) const {
-    out.put_vector(nodes_);
-    out.put(events_);
-    out.put(peak_queued_bytes_);
-    out.put(overloaded_links_);
-    out.put(worst_);
-    out.put(dropped_by_reason_);
-    out.put_vector(online_);
-    out.put(rounds_sat_out_);
-    out.put_vector(tensor_sends_);
-  }
-  void load(StateReader& in) {
-    std::vector<NodeTraffic> nodes = in.get_vector<NodeTraffic>();
-    if (nodes.size() != nodes_.size()) in.fail("another number of network nodes");
-    nodes_ = std::move(nodes);
-    events_ = in.get<uint64_t>();
-    peak_queued_bytes_ = in.get<uint64_t>();
-    overloaded_links_ = in.get<uint64_t>();
-    worst_ = in.get<LinkOverload>();
-    dropped_by_reason_ = in.get<decltype(dropped_by_reason_)>();
-    std::vector<uint8_t> online = in.get_vector<uint8_t>();
-    if (online.size() != online_.size()) in.fail("another number of network nodes");
-    online_ = std::move(online);
-    rounds_sat_out_ = in.get<uint64_t>();
-    std::vector<uint64_t> tensor_sends = in.get_vector<uint64_t>();
-    if (tensor_sends.size() != tensor_sends_.size()) in.fail("another number of model tensors");
-    tensor_sends_ = std::move(tensor_sends);
+  void archive(StateArchive& ar) {
+    ar.sized_vector(nodes_, "another number of network nodes");
+    ar.value(events_);
+    ar.value(peak_queued_bytes_);
+    ar.value(overloaded_links_);
+    ar.value(worst_);
+    ar.value(dropped_by_reason_);
+    ar.sized_vector(online_, "another number of network nodes");
+    ar.value(rounds_sat_out_);
+    ar.sized_vector(tensor_sends_, "another number of model tensors");
   }
 
  private:

@@ -60,20 +60,15 @@ size_t CompleteLinks::remembered() const {
   return count;
 }
 
-void CompleteLinks::save(StateWriter& out) const {
-  out.put<uint64_t>(links_.size());
-  for (const std::vector<Remembered>& list : links_) out.put_vector(list);
-  for (const RandomStream& r : random_) r.save(out);
-}
-
-void CompleteLinks::load(StateReader& in) {
-  if (in.get<uint64_t>() != links_.size()) in.fail("another network: complete underlay size");
+void CompleteLinks::archive(StateArchive& ar) {
+  ar.expect<uint64_t>(links_.size(), "another network: complete underlay size");
   for (std::vector<Remembered>& list : links_) {
-    list = in.get_vector<Remembered>();
-    for (const Remembered& r : list)
-      if (r.to >= links_.size()) in.fail("a remembered link to a node out of range");
+    ar.vector(list);
+    if (ar.loading())
+      for (const Remembered& r : list)
+        if (r.to >= links_.size()) ar.fail("a remembered link to a node out of range");
   }
-  for (RandomStream& r : random_) r.load(in);
+  for (RandomStream& r : random_) r.archive(ar);
 }
 
 }  // namespace dlsim

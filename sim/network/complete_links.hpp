@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "sim/core/random.hpp"
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 #include "sim/core/time.hpp"
 #include "sim/network/link.hpp"
 #include "sim/network/send_buffers.hpp"
@@ -39,8 +39,7 @@ class CompleteLinks {
   /// Links remembered now, over all senders (tests: it stays bounded).
   size_t remembered() const;
 
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
+  void archive(StateArchive& ar);
 
  private:
   struct Remembered {  // written to checkpoints as is: no unnamed padding

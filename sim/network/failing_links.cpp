@@ -79,14 +79,9 @@ uint32_t FailingLinks::first_failed_hop(const Slot& s) const {
   return Slot::kNotLost;
 }
 
-void FailingLinks::save(StateWriter& out) const {
-  out.put(compacted_store_);
-  failures_.save(out);
-}
-
-void FailingLinks::load(StateReader& in) {
-  compacted_store_ = in.get<size_t>();
-  failures_.load(in);
+void FailingLinks::archive(StateArchive& ar) {
+  ar.value(compacted_store_);
+  failures_.archive(ar);
 }
 
 }  // namespace dlsim

@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 #include "sim/core/time.hpp"
 #include "sim/network/link_failures.hpp"
 #include "sim/network/messages.hpp"
@@ -31,8 +31,7 @@ class NoFailures {
   SimTime next_change() const { return SimTime::max(); }
   uint32_t first_down_hop(const Slot& /*s*/) const { return Slot::kNotLost; }
   uint32_t first_failed_hop(const Slot& /*s*/) const { return Slot::kNotLost; }
-  void save(StateWriter& /*out*/) const {}
-  void load(StateReader& /*in*/) {}
+  void archive(StateArchive& /*ar*/) {}
 };
 
 /// Links that fail and are repaired. Link ids as in router.hpp (link l is on edge l >> 1).
@@ -66,8 +65,7 @@ class FailingLinks {
   /// The first hop of the links s's flow crosses that failed since it started; kNotLost: none.
   uint32_t first_failed_hop(const Slot& s) const;
 
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
+  void archive(StateArchive& ar);
 
  private:
   void compact_routes();

@@ -75,13 +75,9 @@ class FifoTransport final : public Transport {
   SimTime blocked_until(uint32_t node) const override { return buffers_.blocked_until(node); }
   bool link_down(uint32_t link) const override { return failures_.down(link); }
 
-  void save(StateWriter& out) const override {
-    buffers_.save(out);
-    failures_.save(out);
-  }
-  void load(StateReader& in) override {
-    buffers_.load(in);
-    failures_.load(in);
+  void archive(StateArchive& ar) override {
+    buffers_.archive(ar);
+    failures_.archive(ar);
   }
 
  private:

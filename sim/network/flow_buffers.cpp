@@ -61,29 +61,17 @@ bool FlowBuffers::ended(uint32_t from, uint32_t to, uint32_t slot) {
   return --over_[from] == 0;
 }
 
-void FlowBuffers::save(StateWriter& out) const {
-  out.put<uint64_t>(pairs_.size());
-  for (const std::vector<Pair>& list : pairs_) {
-    out.put<uint64_t>(list.size());
-    for (const Pair& p : list) {
-      out.put(p.to);
-      out.put_vector(p.held);
-    }
-  }
-  out.put_vector(over_);
-}
-
-void FlowBuffers::load(StateReader& in) {
-  if (in.get<uint64_t>() != pairs_.size()) in.fail("another network: send buffer count");
+void FlowBuffers::archive(StateArchive& ar) {
+  ar.expect<uint64_t>(pairs_.size(), "another network: send buffer count");
   for (std::vector<Pair>& list : pairs_) {
-    list.resize(in.get<uint64_t>());
+    const uint64_t n = ar.count(list.size());
+    if (ar.loading()) list.resize(n);
     for (Pair& p : list) {
-      p.to = in.get<uint32_t>();
-      p.held = in.get_vector<Held>();
+      ar.value(p.to);
+      ar.vector(p.held);
     }
   }
-  over_ = in.get_vector<uint32_t>();
-  if (over_.size() != pairs_.size()) in.fail("another network: blocked senders");
+  ar.sized_vector(over_, "another network: blocked senders");
 }
 
 }  // namespace dlsim

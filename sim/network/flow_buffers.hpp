@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 #include "sim/network/send_buffers.hpp"
 
 namespace dlsim {
@@ -30,8 +30,7 @@ class FlowBuffers {
   /// Whether `node` has a buffer beyond its bound (its agent waits for kSenderReady).
   bool blocked(uint32_t node) const { return over_[node] != 0; }
 
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
+  void archive(StateArchive& ar);
 
  private:
   struct Held {

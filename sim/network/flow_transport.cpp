@@ -78,21 +78,13 @@ class FlowTransport final : public Transport {
   }
   bool link_down(uint32_t link) const override { return failures_.down(link); }
 
-  void save(StateWriter& out) const override {
-    failures_.save(out);
-    flows_.save(out);
-    out.put(change_pending_);  // the link change event that counts (the simulator saves it)
-    out.put(change_seq_);
-    out.put(change_at_);
-    buffers_.save(out);
-  }
-  void load(StateReader& in) override {
-    failures_.load(in);
-    flows_.load(in);
-    change_pending_ = in.get<bool>();
-    change_seq_ = in.get<uint64_t>();
-    change_at_ = in.get<SimTime>();
-    buffers_.load(in);
+  void archive(StateArchive& ar) override {
+    failures_.archive(ar);
+    flows_.archive(ar);
+    ar.value(change_pending_);  // the link change event that counts (the simulator saves it)
+    ar.value(change_seq_);
+    ar.value(change_at_);
+    buffers_.archive(ar);
   }
 
  private:

@@ -38,16 +38,12 @@ Link::Transfer Link::draw(Transfer transfer, uint64_t size_bytes) {
   return transfer;
 }
 
-void Link::save(StateWriter& out) const {
-  out.put(wire_.busy_until());
-  out.put(counters_);
-  random_.save(out);
-}
-
-void Link::load(StateReader& in) {
-  wire_.resume_busy_until(in.get<SimTime>());
-  counters_ = in.get<LinkCounters>();
-  random_.load(in);
+void Link::archive(StateArchive& ar) {
+  SimTime busy_until = wire_.busy_until();
+  ar.value(busy_until);
+  if (ar.loading()) wire_.resume_busy_until(busy_until);
+  ar.value(counters_);
+  random_.archive(ar);
 }
 
 }  // namespace dlsim

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "sim/core/random.hpp"
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 #include "sim/core/time.hpp"
 
 namespace dlsim {
@@ -113,8 +113,7 @@ class Link {
   SimTime busy_until() const { return wire_.busy_until(); }
   const LinkCounters& counters() const { return counters_; }
   /// The state that changes as messages pass (queue, counters, stream), for checkpoints.
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
+  void archive(StateArchive& ar);
 
  private:
   Transfer draw(Transfer transfer, uint64_t size_bytes);  // draw_loss_and_jitter, counted

@@ -92,42 +92,29 @@ SimTime LinkFailures::change_after(uint32_t edge, SimTime now) {
   return ++cursor_[edge] < count ? trace_[first + cursor_[edge]].from : SimTime::max();
 }
 
-void LinkFailures::save(StateWriter& out) const {
-  out.put_vector(down_);
-  for (SimTime t : last_failure_) out.put(t.ns);
-  out.put<uint64_t>(changes_.size());
-  for (const Change& c : changes_) {  // field by field: the struct has padding
-    out.put(c.at.ns);
-    out.put(c.edge);
-  }
-  out.put(failures_);
-  for (const RandomStream& r : random_) r.save(out);
-  out.put_vector(cursor_);
-}
-
-void LinkFailures::load(StateReader& in) {
+void LinkFailures::archive(StateArchive& ar) {
   const auto edges = down_.size();
-  down_ = in.get_vector<uint8_t>();
-  if (down_.size() != edges) in.fail("another physical network: link failure states");
-  for (SimTime& t : last_failure_) t = SimTime{in.get<int64_t>()};
-  const auto changes = in.get<uint64_t>();
-  if (changes > edges) in.fail("more pending link changes than links");
-  changes_.clear();
-  for (uint64_t k = 0; k < changes; ++k) {
-    Change c{SimTime{in.get<int64_t>()}, 0};
-    c.edge = in.get<uint32_t>();
-    if (c.edge >= edges) in.fail("a link change of a link out of range");
-    changes_.push_back(c);
+  ar.sized_vector(down_, "another physical network: link failure states");
+  for (SimTime& t : last_failure_) ar.value(t.ns);
+  const uint64_t changes = ar.count(changes_.size());
+  if (ar.loading()) {
+    if (changes > edges) ar.fail("more pending link changes than links");
+    changes_.resize(changes);
   }
-  if (!std::is_heap(changes_.begin(), changes_.end(), Later{}))
-    in.fail("pending link changes out of order");
-  failures_ = in.get<uint64_t>();
-  for (RandomStream& r : random_) r.load(in);
-  const std::vector<uint32_t> cursor = in.get_vector<uint32_t>();
-  if (cursor.size() != cursor_.size()) in.fail("another link failure trace");
-  for (size_t e = 0; e < cursor.size(); ++e)
-    if (cursor[e] > trace_begin_[e + 1] - trace_begin_[e]) in.fail("a trace position out of range");
-  cursor_ = cursor;
+  for (Change& c : changes_) {  // field by field: the struct has padding
+    ar.value(c.at.ns);
+    ar.value(c.edge);
+    if (ar.loading() && c.edge >= edges) ar.fail("a link change of a link out of range");
+  }
+  if (ar.loading() && !std::is_heap(changes_.begin(), changes_.end(), Later{}))
+    ar.fail("pending link changes out of order");
+  ar.value(failures_);
+  for (RandomStream& r : random_) r.archive(ar);
+  ar.sized_vector(cursor_, "another link failure trace");
+  if (ar.loading())
+    for (size_t e = 0; e < cursor_.size(); ++e)
+      if (cursor_[e] > trace_begin_[e + 1] - trace_begin_[e])
+        ar.fail("a trace position out of range");
 }
 
 }  // namespace dlsim

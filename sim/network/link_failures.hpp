@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "sim/core/random.hpp"
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 #include "sim/core/time.hpp"
 #include "topologies/graph.hpp"
 
@@ -64,8 +64,7 @@ class LinkFailures {
   /// Edges that went down so far, counting each failure.
   uint64_t failures() const { return failures_; }
 
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
+  void archive(StateArchive& ar);
 
  private:
   struct Change {  // edge's next state change

@@ -14,16 +14,12 @@ uint32_t Messages::allocate() {
   return slot;
 }
 
-void Messages::save(StateWriter& out) const {
-  out.put_vector(slots_);
-  out.put_vector(free_slots_);
-}
-
-void Messages::load(StateReader& in) {
-  slots_ = in.get_vector<Slot>();
-  free_slots_ = in.get_vector<uint32_t>();
-  for (uint32_t f : free_slots_)
-    if (f >= slots_.size()) in.fail("a free message slot out of range");
+void Messages::archive(StateArchive& ar) {
+  ar.vector(slots_);
+  ar.vector(free_slots_);
+  if (ar.loading())
+    for (uint32_t f : free_slots_)
+      if (f >= slots_.size()) ar.fail("a free message slot out of range");
 }
 
 }  // namespace dlsim

@@ -9,7 +9,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/signals.hpp"
 #include "sim/core/simulator.hpp"
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 #include "sim/network/router.hpp"
 
 namespace dlsim {
@@ -80,8 +80,7 @@ class Messages {
     free(slot);
   }
 
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
+  void archive(StateArchive& ar);
 
  private:
   uint64_t header_bytes_;

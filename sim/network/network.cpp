@@ -80,19 +80,14 @@ LinkId Network::link_between(AgentId from, AgentId to) const {
   return LinkId{link};
 }
 
-void Network::save(StateWriter& out) const {
-  wires_.save(out);
-  messages_.save(out);
-  transport_->save(out);
-}
-
-void Network::load(StateReader& in) {
-  wires_.load(in);
-  messages_.load(in);
-  transport_->load(in);
-  for (const Slot& s : messages_.slots())
-    if (s.stage != Stage::kFree && s.next_hop >= wires_.router().store_size())
-      in.fail("a message in flight on a route out of the route store");
+void Network::archive(StateArchive& ar) {
+  wires_.archive(ar);
+  messages_.archive(ar);
+  transport_->archive(ar);
+  if (ar.loading())  // the router is loaded: the messages' routes can be checked against it
+    for (const Slot& s : messages_.slots())
+      if (s.stage != Stage::kFree && s.next_hop >= wires_.router().store_size())
+        ar.fail("a message in flight on a route out of the route store");
 }
 
 }  // namespace dlsim

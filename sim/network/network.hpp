@@ -183,9 +183,8 @@ class Network {
   bool link_down(LinkId link) const { return transport_->link_down(link.value); }
 
   /// Everything that changes as messages move (links, NICs, live messages, the order free slots
-  /// are reused in), for checkpoints; load() expects a network built from the same scenario.
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
+  /// are reused in), for checkpoints; loading expects a network built from the same scenario.
+  void archive(StateArchive& ar);
 
  private:
   bool on_delivery(Simulator& sim, uint32_t slot);  // true: dropped at an offline node

@@ -126,33 +126,31 @@ struct SavedRoute {  // no padding: the file's bytes are all written
 };
 }  // namespace
 
-void Router::save(StateWriter& out) const {
+void Router::archive(StateArchive& ar) {
   // Sorted by position in the store, so the file does not depend on the hash map's order.
   std::vector<SavedRoute> routes;
-  routes.reserve(routes_.size());
-  for (const auto& [key, start] : routes_)
-    routes.push_back({static_cast<uint32_t>(key >> 32), static_cast<uint32_t>(key), start});
-  std::sort(routes.begin(), routes.end(),
-            [](const SavedRoute& a, const SavedRoute& b) { return a.start < b.start; });
-  out.put_vector(routes);
-  out.put_vector(hops_);
-}
-
-void Router::load(StateReader& in) {
-  const auto routes = in.get_vector<SavedRoute>();
-  std::vector<uint32_t> hops = in.get_vector<uint32_t>();
-  if (hops.empty() || hops[kEmptyRoute] != kNoLink)
-    in.fail("a route store without its empty route");
+  if (!ar.loading()) {
+    routes.reserve(routes_.size());
+    for (const auto& [key, start] : routes_)
+      routes.push_back({static_cast<uint32_t>(key >> 32), static_cast<uint32_t>(key), start});
+    std::sort(routes.begin(), routes.end(),
+              [](const SavedRoute& a, const SavedRoute& b) { return a.start < b.start; });
+  }
+  ar.vector(routes);
+  ar.vector(hops_);
+  if (!ar.loading()) return;
+  // Loading: the map is rebuilt from the saved routes, each checked against the store.
+  if (hops_.empty() || hops_[kEmptyRoute] != kNoLink)
+    ar.fail("a route store without its empty route");
   const uint64_t links = 2 * graph_->edges().size();
-  for (uint32_t h : hops)
-    if (h != kNoLink && h >= links) in.fail("a route through a link out of range");
+  for (uint32_t h : hops_)
+    if (h != kNoLink && h >= links) ar.fail("a route through a link out of range");
   routes_.clear();
   for (const SavedRoute& r : routes) {
-    if (r.start >= hops.size() || r.from >= graph_->node_count() || r.to >= graph_->node_count())
-      in.fail("a route out of range");
+    if (r.start >= hops_.size() || r.from >= graph_->node_count() || r.to >= graph_->node_count())
+      ar.fail("a route out of range");
     routes_.emplace((static_cast<uint64_t>(r.from) << 32) | r.to, r.start);
   }
-  hops_ = std::move(hops);
 }
 
 std::vector<uint32_t> Router::shortest_path(uint32_t from, uint32_t to) {

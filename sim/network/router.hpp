@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 #include "topologies/graph.hpp"
 
 namespace dlsim {
@@ -57,8 +57,7 @@ class Router {
   size_t store_size() const { return hops_.size(); }
   /// The cached routes, for checkpoints: a message in flight holds an index into the route
   /// store, so a resumed run needs the same store, not one recomputed in another order.
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
+  void archive(StateArchive& ar);
 
  private:
   struct Search;  // reusable Dijkstra state, built on the first route

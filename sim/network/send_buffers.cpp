@@ -114,36 +114,20 @@ void SendBuffers::lost_at_once(uint32_t from, uint32_t to, uint32_t slot) {
     if (w.slot == slot) w.slot = kLostSlot;
 }
 
-void SendBuffers::save(StateWriter& out) const {
-  out.put<uint64_t>(pairs_.size());
-  for (const std::vector<Pair>& list : pairs_) {
-    out.put<uint64_t>(list.size());
-    for (const Pair& p : list) {
-      out.put(p.to);
-      out.put_vector(p.waiting);
-    }
-  }
-  out.put_vector(blocked_until_);
-  out.put_vector(last_start_);
-  out.put_vector(heap_);
-  out.put(queued_bytes_);
-}
-
-void SendBuffers::load(StateReader& in) {
-  if (in.get<uint64_t>() != pairs_.size()) in.fail("another network: send buffer count");
+void SendBuffers::archive(StateArchive& ar) {
+  ar.expect<uint64_t>(pairs_.size(), "another network: send buffer count");
   for (std::vector<Pair>& list : pairs_) {
-    list.resize(in.get<uint64_t>());
+    const uint64_t n = ar.count(list.size());
+    if (ar.loading()) list.resize(n);
     for (Pair& p : list) {
-      p.to = in.get<uint32_t>();
-      p.waiting = in.get_vector<Waiting>();
+      ar.value(p.to);
+      ar.vector(p.waiting);
     }
   }
-  blocked_until_ = in.get_vector<SimTime>();
-  last_start_ = in.get_vector<SimTime>();
-  if (blocked_until_.size() != pairs_.size() || last_start_.size() != pairs_.size())
-    in.fail("another network: blocked senders");
-  heap_ = in.get_vector<Queued>();
-  queued_bytes_ = in.get<uint64_t>();
+  ar.sized_vector(blocked_until_, "another network: blocked senders");
+  ar.sized_vector(last_start_, "another network: blocked senders");
+  ar.vector(heap_);
+  ar.value(queued_bytes_);
 }
 
 std::optional<double> LoadWatch::offered(State& s, SimTime now, uint64_t bytes,
@@ -165,11 +149,4 @@ std::optional<double> LoadWatch::offered(State& s, SimTime now, uint64_t bytes,
   return static_cast<double>((s.offered_until - s.since).ns) /
          static_cast<double>((now - s.since).ns);
 }
-
-void LoadWatch::load(StateReader& in) {
-  std::vector<State> state = in.get_vector<State>();
-  if (state.size() != state_.size()) in.fail("another network: load watch");
-  state_ = std::move(state);
-}
-
 }  // namespace dlsim

@@ -21,7 +21,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 #include "sim/core/time.hpp"
 
 namespace dlsim {
@@ -67,8 +67,7 @@ class SendBuffers {
   /// The (from, destination) buffers `from` keeps now: those that may hold waiting messages.
   size_t buffers_kept(uint32_t from) const { return pairs_[from].size(); }
 
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
+  void archive(StateArchive& ar);
 
  private:
   struct Waiting {
@@ -128,8 +127,7 @@ class LoadWatch {
   static std::optional<double> offered(State& state, SimTime now, uint64_t bytes,
                                        uint64_t bandwidth_bps, SimTime* since);
 
-  void save(StateWriter& out) const { out.put_vector(state_); }
-  void load(StateReader& in);
+  void archive(StateArchive& ar) { ar.sized_vector(state_, "another network: load watch"); }
 
  private:
   std::vector<State> state_;

@@ -149,39 +149,28 @@ void SharedFlows::apply(Simulator& sim, uint32_t id, double rate_bps) {
   f.has_event = true;
 }
 
-void SharedFlows::save(StateWriter& out) const {
-  out.put<uint64_t>(flows_.size());
-  for (const Flow& f : flows_) {
-    out.put(f.bits_left);
-    out.put(f.rate_bps);
-    out.put(f.updated);
-    out.put(f.end_at);
-    out.put(f.event_at);
-    out.put(f.event_seq);
-    out.put(f.has_event);
-    out.put(f.agent);
-    out.put_vector(f.route);
+void SharedFlows::archive(StateArchive& ar) {
+  const uint64_t n = ar.count(flows_.size());
+  if (ar.loading()) flows_.resize(n);
+  for (Flow& f : flows_) {
+    ar.value(f.bits_left);
+    ar.value(f.rate_bps);
+    ar.value(f.updated);
+    ar.value(f.end_at);
+    ar.value(f.event_at);
+    ar.value(f.event_seq);
+    ar.value(f.has_event);
+    ar.value(f.agent);
+    ar.vector(f.route);
   }
-}
-
-void SharedFlows::load(StateReader& in) {
-  flows_.resize(in.get<uint64_t>());
+  if (!ar.loading()) return;
+  // Which flows cross each resource, and how many are active, follow from the loaded routes.
   for (std::vector<uint32_t>& list : on_) list.clear();
   active_ = 0;
   for (uint32_t id = 0; id < flows_.size(); ++id) {
-    Flow& f = flows_[id];
-    f.bits_left = in.get<double>();
-    f.rate_bps = in.get<double>();
-    f.updated = in.get<SimTime>();
-    f.end_at = in.get<SimTime>();
-    f.event_at = in.get<SimTime>();
-    f.event_seq = in.get<uint64_t>();
-    f.has_event = in.get<bool>();
-    f.agent = in.get<AgentId>();
-    f.route = in.get_vector<uint32_t>();
-    if (!f.route.empty()) ++active_;
-    for (const uint32_t r : f.route) {
-      if (r >= on_.size()) in.fail("a flow on a resource out of range");
+    if (!flows_[id].route.empty()) ++active_;
+    for (const uint32_t r : flows_[id].route) {
+      if (r >= on_.size()) ar.fail("a flow on a resource out of range");
       on_[r].push_back(id);  // the order within a resource does not matter (collect() sorts)
     }
   }

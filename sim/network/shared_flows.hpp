@@ -23,7 +23,7 @@
 
 #include "sim/core/event.hpp"
 #include "sim/core/simulator.hpp"
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 #include "sim/network/fair_share.hpp"
 
 namespace dlsim {
@@ -59,8 +59,7 @@ class SharedFlows {
   double rate_bps(uint32_t id) const { return flows_[id].rate_bps; }
   SimTime end_at(uint32_t id) const { return flows_[id].end_at; }
 
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
+  void archive(StateArchive& ar);
 
  private:
   struct Flow {

@@ -11,7 +11,7 @@
 
 #include "sim/core/event.hpp"
 #include "sim/core/simulator.hpp"
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 #include "sim/network/failing_links.hpp"
 #include "sim/network/messages.hpp"
 #include "sim/network/network_config.hpp"
@@ -44,8 +44,7 @@ class Transport {
   /// Whether `link` is down now (the last time the transport looked).
   virtual bool link_down(uint32_t link) const = 0;
   /// The send buffers, flows and failure state, for checkpoints.
-  virtual void save(StateWriter& out) const = 0;
-  virtual void load(StateReader& in) = 0;
+  virtual void archive(StateArchive& ar) = 0;
 };
 
 /// T<NoFailures> or T<FailingLinks>, as config.failures asks: the one place that looks.

@@ -88,28 +88,20 @@ void Wires::watch_load(Simulator& sim, SignalListener& listener, AgentId from, A
   listener.link_overloaded(LinkOverload{from, far, bps, since, sim.now(), *utilisation});
 }
 
-void Wires::save(StateWriter& out) const {
-  out.put<uint64_t>(links_.size());
-  for (const Link& l : links_) l.save(out);
-  for (const auto* nics : {&uplinks_, &downlinks_}) {
-    out.put<uint64_t>(nics->size());
-    for (const Serializer& s : *nics) out.put(s.busy_until());
-  }
-  load_.save(out);
-  router_.save(out);
-  if (complete_) complete_->save(out);
-}
-
-void Wires::load(StateReader& in) {
-  if (in.get<uint64_t>() != links_.size()) in.fail("another network: link count");
-  for (Link& l : links_) l.load(in);
+void Wires::archive(StateArchive& ar) {
+  ar.expect<uint64_t>(links_.size(), "another network: link count");
+  for (Link& l : links_) l.archive(ar);
   for (auto* nics : {&uplinks_, &downlinks_}) {
-    if (in.get<uint64_t>() != nics->size()) in.fail("another network: NIC count");
-    for (Serializer& s : *nics) s.resume_busy_until(in.get<SimTime>());
+    ar.expect<uint64_t>(nics->size(), "another network: NIC count");
+    for (Serializer& s : *nics) {
+      SimTime busy_until = s.busy_until();
+      ar.value(busy_until);
+      if (ar.loading()) s.resume_busy_until(busy_until);
+    }
   }
-  load_.load(in);
-  router_.load(in);
-  if (complete_) complete_->load(in);
+  load_.archive(ar);
+  router_.archive(ar);
+  if (complete_) complete_->archive(ar);
 }
 
 }  // namespace dlsim

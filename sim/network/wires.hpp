@@ -10,7 +10,7 @@
 
 #include "sim/core/signals.hpp"
 #include "sim/core/simulator.hpp"
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 #include "sim/network/complete_links.hpp"
 #include "sim/network/link.hpp"
 #include "sim/network/network_config.hpp"
@@ -85,8 +85,7 @@ class Wires {
                   uint32_t link, uint64_t bytes);
 
   /// Links, NICs, the overload watch, routes and the complete underlay, for checkpoints.
-  void save(StateWriter& out) const;
-  void load(StateReader& in);
+  void archive(StateArchive& ar);
 
  private:
   struct OutLink {  // adjacency with link ids, so a send to a neighbour reads one short run

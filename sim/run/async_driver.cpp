@@ -3,7 +3,7 @@
 #include <cmath>
 #include <vector>
 
-#include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/agent_archive.hpp"
 #include "sim/core/error.hpp"
 #include "sim/run/driver.hpp"
 #include "sim/run/driver_internal.hpp"
@@ -38,7 +38,9 @@ class AsyncRun {
   RunOutcome run() {
     if (config_.iterations == 0) return outcome_;
     if (config_.resume) {
-      load(*config_.resume);
+      AgentArchive ar(*config_.resume);
+      archive(ar);
+      config_.resume->finish();
     } else {
       for (const Agent& a : agents_)
         swarm_.sim().schedule_at(SimTime{}, EventKind::kAgentStep, a.id);
@@ -61,7 +63,7 @@ class AsyncRun {
         // started agent's gradient and its learner past it, rather than which are to come.
         compute_pending_gradients();
         timed(config_.timings, nullptr, &outside_events_s_, [&] {
-          config_.checkpoints->write(completed_, [&](StateWriter& out) { save(out); });
+          config_.checkpoints->write(completed_, [&](AgentArchive& ar) { archive(ar); });
         });
       }
     });
@@ -77,31 +79,18 @@ class AsyncRun {
   static constexpr uint32_t kAsyncState = 0x4153594e;  // "ASYN"
 
   // The driver's part of a checkpoint, written after everything else: no gradient is pending.
-  void save(StateWriter& out) const {
-    out.section(kAsyncState);
-    out.put_vector(started_);
-    out.put_vector(computing_);
-    out.put<uint64_t>(at_minimum_);
-    out.put(completed_);
+  void archive(AgentArchive& ar) {
+    ar.section(kAsyncState);
+    ar.sized_vector(started_, "another number of agents");
+    ar.sized_vector(computing_, "another number of agents");
+    ar.value(at_minimum_);
+    ar.value(completed_);
+    if (ar.loading()) {
+      if (completed_ != config_.resume_iterations) ar.fail("iterations out of step");
+      outcome_.iterations_done = completed_;
+    }
     for (size_t i = 0; i < agents_.size(); ++i)
-      if (computing_[i]) save_params(agents_[i].g, out);
-  }
-
-  void load(StateReader& in) {
-    in.section(kAsyncState);
-    std::vector<char> started = in.get_vector<char>();
-    if (started.size() != started_.size()) in.fail("another number of agents");
-    started_ = std::move(started);
-    std::vector<char> computing = in.get_vector<char>();
-    if (computing.size() != computing_.size()) in.fail("another number of agents");
-    computing_ = std::move(computing);
-    at_minimum_ = static_cast<size_t>(in.get<uint64_t>());
-    completed_ = in.get<int64_t>();
-    if (completed_ != config_.resume_iterations) in.fail("iterations out of step");
-    outcome_.iterations_done = completed_;
-    for (size_t i = 0; i < agents_.size(); ++i)
-      if (computing_[i]) load_params(agents_[i].g, in);
-    in.finish();
+      if (computing_[i]) ar.params(agents_[i].g);
   }
 
   // Every gradient still pending is computed now, together: each depends only on its agent's x

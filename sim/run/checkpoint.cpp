@@ -6,7 +6,7 @@
 #include <fstream>
 #include <vector>
 
-#include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/agent_archive.hpp"
 #include "sim/core/build_info.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/fingerprint.hpp"
@@ -49,18 +49,48 @@ struct Header {
   CheckpointPolicy policy;
 };
 
-Header read_header(StateReader& in) {
+// The header: what the file is, which build and scenario wrote it, and its policy. Loading
+// refuses another file or format here, before the identity is compared.
+void archive_header(StateArchive& ar, Header& h) {
   char magic[8];
-  for (char& c : magic) c = in.get<char>();
-  if (!std::equal(magic, magic + 8, kMagic)) in.fail("not a dlsim checkpoint");
-  if (const auto format = in.get<uint32_t>(); format != kFormat)
-    in.fail(fmt::format("format {}, this build reads format {}", format, kFormat));
+  std::copy(kMagic, kMagic + 8, magic);
+  for (char& c : magic) ar.value(c);
+  if (ar.loading() && !std::equal(magic, magic + 8, kMagic)) ar.fail("not a dlsim checkpoint");
+  uint32_t format = kFormat;
+  ar.value(format);
+  if (format != kFormat)
+    ar.fail(fmt::format("format {}, this build reads format {}", format, kFormat));
+  ar.string(h.identity.build);
+  ar.string(h.identity.scenario);
+  ar.value(h.policy.every_iterations);
+  ar.value(h.policy.every_seconds);
+}
+
+Header read_header(StateReader& in) {
+  StateArchive ar(in);
   Header h;
-  h.identity.build = in.get_string();
-  h.identity.scenario = in.get_string();
-  h.policy.every_iterations = in.get<int64_t>();
-  h.policy.every_seconds = in.get<double>();
+  archive_header(ar, h);
   return h;
+}
+
+// Every part of the run but the driver's, in file order. One archive for the messages and the
+// algorithm: a snapshot in flight is often also held.
+void archive_run(AgentArchive& ar, RunCounters& counters, World& world, Swarm& swarm,
+                 CommRecorder& comm) {
+  ar.section(kRunPart);
+  ar.value(counters);
+  ar.section(kSimPart);
+  world.sim.archive(ar);
+  ar.section(kNetworkPart);
+  world.network->archive(ar);
+  ar.section(kMessagesPart);
+  swarm.archive(ar);
+  ar.section(kAgentsPart);
+  for (Agent& a : world.agents) archive_agent(a, ar);
+  ar.section(kAlgorithmPart);
+  world.algorithm->archive(ar);
+  ar.section(kCommPart);
+  comm.archive(ar);
 }
 
 // The first key where two resolved scenarios differ, for the refusal.
@@ -138,35 +168,20 @@ CheckpointIdentity checkpoint_identity(const ScenarioSpec& spec) {
 uint64_t write_checkpoint(const fs::path& folder, const CheckpointIdentity& identity,
                       const CheckpointPolicy& policy, const RunCounters& counters,
                       const World& world, const Swarm& swarm, const CommRecorder& comm,
-                      const std::function<void(StateWriter&)>& driver_state) {
+                      const std::function<void(AgentArchive&)>& driver_state) {
   const fs::path final_file = folder / kCheckpointName;
   const fs::path partial = folder / (std::string(kCheckpointName) + ".partial");
   uint64_t bytes = 0;
   {
     StateWriter out(partial.string());
-    for (char c : kMagic) out.put(c);
-    out.put(kFormat);
-    out.put_string(identity.build);
-    out.put_string(identity.scenario);
-    out.put(policy.every_iterations);
-    out.put(policy.every_seconds);
-    out.section(kRunPart);
-    out.put(counters);
-    out.section(kSimPart);
-    world.sim.save(out);
-    out.section(kNetworkPart);
-    world.network->save(out);
-    // One saver for the messages and the algorithm: a snapshot in flight is often also held.
-    SnapshotSaver snapshots(out);
-    out.section(kMessagesPart);
-    swarm.save(snapshots);
-    out.section(kAgentsPart);
-    for (const Agent& a : world.agents) save_agent(a, out);
-    out.section(kAlgorithmPart);
-    world.algorithm->save(snapshots);
-    out.section(kCommPart);
-    comm.save(out);
-    driver_state(out);
+    AgentArchive ar(out);
+    Header h{identity, policy};
+    archive_header(ar, h);
+    // A saving archive only reads what it is handed: the parts are not changed.
+    RunCounters saved = counters;
+    archive_run(ar, saved, const_cast<World&>(world), const_cast<Swarm&>(swarm),
+                const_cast<CommRecorder&>(comm));
+    driver_state(ar);
     out.finish();
     bytes = out.bytes_written() + sizeof(uint64_t);  // and the trailer
   }
@@ -200,21 +215,8 @@ Resumed read_checkpoint(const fs::path& file, const CheckpointIdentity& identity
   const Header h = read_header(in);
   check_identity(file, h, identity);
   r.policy = h.policy;
-  in.section(kRunPart);
-  r.counters = in.get<RunCounters>();
-  in.section(kSimPart);
-  world.sim.load(in);
-  in.section(kNetworkPart);
-  world.network->load(in);
-  SnapshotLoader snapshots(in);
-  in.section(kMessagesPart);
-  swarm.load(snapshots);
-  in.section(kAgentsPart);
-  for (Agent& a : world.agents) load_agent(a, in);
-  in.section(kAlgorithmPart);
-  world.algorithm->load(snapshots);
-  in.section(kCommPart);
-  comm.load(in);
+  AgentArchive ar(in);
+  archive_run(ar, r.counters, world, swarm, comm);
   return r;
 }
 

@@ -15,7 +15,7 @@
 #include <memory>
 #include <string>
 
-#include "sim/core/state_io.hpp"
+#include "sim/agents/agent_archive.hpp"
 #include "sim/metrics/comm_recorder.hpp"
 #include "sim/metrics/learning_watch.hpp"
 #include "sim/metrics/summary.hpp"
@@ -57,7 +57,7 @@ CheckpointIdentity checkpoint_identity(const ScenarioSpec& spec);
 uint64_t write_checkpoint(const std::filesystem::path& folder, const CheckpointIdentity& identity,
                       const CheckpointPolicy& policy, const RunCounters& counters,
                       const World& world, const Swarm& swarm, const CommRecorder& comm,
-                      const std::function<void(StateWriter&)>& driver_state);
+                      const std::function<void(AgentArchive&)>& driver_state);
 
 /// Removes folder's checkpoint and any half-written one (a kill while writing leaves it): a
 /// finished run's folder holds its results only.

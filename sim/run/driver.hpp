@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "sim/agents/time_mode.hpp"
-#include "sim/core/state_io.hpp"
+#include "sim/agents/agent_archive.hpp"
 #include "sim/core/thread_pool.hpp"
 #include "sim/run/swarm.hpp"
 
@@ -34,10 +34,10 @@ class CheckpointSink {
  public:
   virtual ~CheckpointSink() = default;
   virtual bool due(int64_t iterations) = 0;
-  /// Writes the run's state; `driver_state` appends the driver's, and must change nothing that
-  /// was written before it.
+  /// Writes the run's state; `driver_state` appends the driver's (walking the same archive the
+  /// driver reads its part back with), and must change nothing that was written before it.
   virtual void write(int64_t iterations,
-                     const std::function<void(StateWriter&)>& driver_state) = 0;
+                     const std::function<void(AgentArchive&)>& driver_state) = 0;
 };
 
 struct DriverConfig {

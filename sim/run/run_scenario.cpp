@@ -168,7 +168,7 @@ class CheckpointWriter final : public CheckpointSink {
     return policy_.every_seconds > 0 && since(last_) >= policy_.every_seconds;
   }
 
-  void write(int64_t iterations, const std::function<void(StateWriter&)>& driver_state) override {
+  void write(int64_t iterations, const std::function<void(AgentArchive&)>& driver_state) override {
     RunCounters counters{iterations, csv_.durable_size(), times_, resumes_, watch_.progress()};
     counters.times.training_s = driver_times_.training_s;
     counters.times.events_s = driver_times_.events_s;

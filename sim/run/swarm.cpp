@@ -139,22 +139,16 @@ void Swarm::start_pull(const Agent& a, std::vector<uint8_t>& waiting) {
 // Sync checkpoints are taken between rounds: pulls are over, and begin_round() sets the
 // network's online flags again from the churn's state. Async ones come between events, each
 // agent online or not for the iteration it is in: its flag is set here.
-void Swarm::save(SnapshotSaver& out) const {
-  out.put_all(in_flight_);
-  out.out().put_vector(waiting_since_);
-  out.out().put_vector(awaiting_model_);
-  if (churn_) churn_->save(out.out());
-}
-
-void Swarm::load(SnapshotLoader& in) {
-  in.get_all(in_flight_);
-  waiting_since_ = in.in().get_vector<SimTime>();
-  awaiting_model_ = in.in().get_vector<uint8_t>();
-  if (!awaiting_model_.empty() && awaiting_model_.size() != agents_.size())
-    in.in().fail("another number of agents");
+void Swarm::archive(AgentArchive& ar) {
+  ar.list(in_flight_);
+  ar.vector(waiting_since_);
+  ar.vector(awaiting_model_);
+  if (ar.loading() && !awaiting_model_.empty() && awaiting_model_.size() != agents_.size())
+    ar.fail("another number of agents");
   if (!churn_) return;
-  churn_->load(in.in());
-  for (const Agent& a : agents_) network_.set_online(a.id, churn_->online(a.id.value));
+  churn_->archive(ar);
+  if (ar.loading())  // the network's view of who is online follows the loaded churn
+    for (const Agent& a : agents_) network_.set_online(a.id, churn_->online(a.id.value));
 }
 
 }  // namespace dlsim

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
-#include "sim/agents/checkpoint_io.hpp"
+#include "sim/agents/agent_archive.hpp"
 #include "sim/agents/churn.hpp"
 #include "sim/agents/service_node.hpp"
 #include "sim/core/simulator.hpp"
@@ -65,8 +65,7 @@ class Swarm final : public Outbox {
   std::span<Agent> agents() { return agents_; }
 
   /// The contents of the messages in flight, for checkpoints (with the network's own state).
-  void save(SnapshotSaver& out) const;
-  void load(SnapshotLoader& in);
+  void archive(AgentArchive& ar);
 
  private:
   /// Sends agent a a live neighbour's model, setting waiting[a] first (none live: nothing).

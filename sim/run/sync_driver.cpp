@@ -105,7 +105,7 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
     outcome.iterations_done = k + 1;
     if (!observer.on_iterations_done(k + 1)) break;
     if (config.checkpoints && k + 1 < config.iterations && config.checkpoints->due(k + 1))
-      config.checkpoints->write(k + 1, [&](StateWriter& out) { out.section(kSyncState); });
+      config.checkpoints->write(k + 1, [&](AgentArchive& ar) { ar.section(kSyncState); });
   }
   return outcome;
 }

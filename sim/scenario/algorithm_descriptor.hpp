@@ -32,6 +32,7 @@ struct TopologySpec;
 struct AlgorithmCapabilities {
   bool async = true;                  // time.mode "async"
   std::string_view sync_only_reason;  // why not, when async is false (for the error message)
+  bool rounds_in_async = false;   // a collective: async mode runs it in sync rounds all the same
   bool dynamic = false;               // a dynamic topology (topology.dynamic) in sync mode
   bool dynamic_async = false;         // ... and in async mode
   bool churn = false;                 // agents that leave and return

@@ -40,7 +40,7 @@ std::string capability_table() {
   for (const AlgorithmDescriptor* d : algorithm_descriptors()) {
     const AlgorithmCapabilities& c = d->capabilities();
     out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} | {} |\n", d->name(),
-                       yes_no(c.async), yes_no(c.dynamic), yes_no(c.dynamic_async), yes_no(c.churn),
+                       c.rounds_in_async ? "rounds" : yes_no(c.async), yes_no(c.dynamic), yes_no(c.dynamic_async), yes_no(c.churn),
                        yes_no(c.lossy_links), yes_no(c.compression), threshold_scope(c),
                        trigger_list(c));
   }

@@ -36,8 +36,7 @@ class QuadraticLearner final : public Learner {
     }
     x -= static_cast<float>(lr_ / (1.0 + static_cast<double>(k) / decay_every_)) * g;
   }
-  void save(StateWriter&) const override {}  // stateless
-  void load(StateReader&) override {}
+  void archive(StateArchive&) override {}  // stateless
   std::vector<TensorRange> parameter_tensors() const override { return tensors; }
 
   std::vector<TensorRange> tensors;  // what per-tensor triggers see (empty: one tensor)

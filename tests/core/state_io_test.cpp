@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/core/error.hpp"
+#include "sim/core/state_archive.hpp"
 #include "sim/core/random.hpp"
 #include "sim/core/simulator.hpp"
 
@@ -104,12 +105,14 @@ TEST_CASE("a random stream continues where it was saved, its spare normal includ
   const std::string path = scratch("stream.bin");
   {
     StateWriter out(path);
-    a.save(out);
+    StateArchive ar(out);
+    a.archive(ar);
     out.finish();
   }
   RandomStream b(99, "other", 0);
   StateReader in(path);
-  b.load(in);
+  StateArchive ar(in);
+  b.archive(ar);
   in.finish();
   for (int i = 0; i < 5; ++i) CHECK(a.normal() == b.normal());
   CHECK(a.next_u64() == b.next_u64());
@@ -145,12 +148,14 @@ TEST_CASE("a simulator continues its events, clock and fingerprint where it was 
   const std::string path = scratch("sim.bin");
   {
     StateWriter out(path);
-    first.save(out);
+    StateArchive ar(out);
+    first.archive(ar);
     out.finish();
   }
   Simulator second(3);
   StateReader in(path);
-  second.load(in);
+  StateArchive ar(in);
+  second.archive(ar);
   in.finish();
   CHECK(second.now() == first.now());
   drain(second, order);

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "sim/core/simulator.hpp"
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 #include "sim/network/network.hpp"
 #include "topologies/graph.hpp"
 
@@ -89,14 +89,16 @@ inline void save_and_load(const Simulator& sim, const Network& net, Simulator& i
   const std::string path = (dir / (std::to_string(getpid()) + "-" + name)).string();
   {
     StateWriter out(path);
-    sim.save(out);
-    net.save(out);
+    StateArchive ar(out);
+    save_part(sim, ar);
+    save_part(net, ar);
     out.finish();
   }
   {
     StateReader in(path);
-    into_sim.load(in);
-    into_net.load(in);
+    StateArchive ar(in);
+    into_sim.archive(ar);
+    into_net.archive(ar);
     in.finish();
   }
   std::filesystem::remove(path);

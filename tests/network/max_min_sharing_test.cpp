@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "harness.hpp"
-#include "sim/core/state_io.hpp"
+#include "sim/core/state_archive.hpp"
 
 using namespace dlsim;
 using namespace dlsim::test;
@@ -265,8 +265,9 @@ TEST_CASE("maxmin: a network saved with flows in flight and loaded elsewhere goe
   CHECK(before[0].at_ns == 11000000);  // D
   {
     StateWriter out(path);
-    sim.save(out);
-    net.save(out);
+    StateArchive ar(out);
+    sim.archive(ar);
+    net.archive(ar);
     out.finish();
   }
   const auto after = run(sim, net);
@@ -274,8 +275,9 @@ TEST_CASE("maxmin: a network saved with flows in flight and loaded elsewhere goe
   Simulator copy_sim(1);
   {
     StateReader in(path);
-    copy_sim.load(in);
-    copy.load(in);
+    StateArchive ar(in);
+    copy_sim.archive(ar);
+    copy.archive(ar);
     in.finish();
   }
   std::filesystem::remove(path);

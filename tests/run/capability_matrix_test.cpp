@@ -13,10 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "sim/agents/round_hooks.hpp"
 #include "sim/core/error.hpp"
 #include "sim/run/run_scenario.hpp"
 #include "sim/scenario/algorithm_registry.hpp"
 #include "sim/scenario/load_scenario.hpp"
+#include "sim/scenario/world.hpp"
 
 using namespace dlsim;
 using nlohmann::json;
@@ -173,6 +175,16 @@ TEST_CASE("the capability matrix walks every registered algorithm") {
   for (const AlgorithmDescriptor* d : algorithm_descriptors()) registered.push_back(d->name());
   CHECK(registered ==
         std::vector<std::string_view>(std::begin(kAlgorithms), std::end(kAlgorithms)));
+}
+
+TEST_CASE("a descriptor says rounds in async mode exactly when its algorithm is a collective") {
+  for (const AlgorithmDescriptor* d : algorithm_descriptors()) {
+    CAPTURE(d->name());
+    const ScenarioSpec spec = parse_scenario(scenario_for(*d, Cell{}), "cell.json");
+    const std::unique_ptr<World> world = build_world(spec, models::DataPaths{});
+    const auto* hooks = dynamic_cast<const RoundHooks*>(world->algorithm.get());
+    CHECK((hooks != nullptr && hooks->collective()) == d->capabilities().rounds_in_async);
+  }
 }
 
 // One test case per algorithm, so that ctest runs them side by side.

@@ -25,7 +25,8 @@ class RingAllReduceDescriptor final : public AlgorithmDescriptor {
  private:
   static AlgorithmCapabilities capabilities_with(std::vector<TriggerKind> triggers) {
     AlgorithmCapabilities c;
-    c.lossy_links = false;  // a ring all-reduce needs every chunk
+    c.lossy_links = false;     // a ring all-reduce needs every chunk
+    c.rounds_in_async = true;  // every agent in the same iteration (RoundHooks::collective)
     c.triggers = std::move(triggers);
     return c;
   }

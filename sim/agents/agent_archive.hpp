@@ -1,0 +1,59 @@
+// The agents' side of a checkpoint, described once for saving and loading: parameter snapshots
+// (each shared buffer written once, however many copies, messages and neighbours hold it, and
+// shared again when loaded), messages, and the agents themselves.
+#pragma once
+
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/agents/agent.hpp"
+#include "sim/agents/message.hpp"
+#include "sim/core/state_archive.hpp"
+
+namespace dlsim {
+
+/// A StateArchive that also walks snapshots by identity: saving writes a buffer's contents the
+/// first time it is seen and its number after that; loading gives back one shared buffer per
+/// number. One archive per checkpoint, shared by every part that holds snapshots.
+class AgentArchive : public StateArchive {
+ public:
+  using StateArchive::StateArchive;
+
+  /// A parameter vector of known length.
+  void params(ParamVector& x);
+  void snapshot(Snapshot& s);
+  void delta(Delta& d);
+  void parts(Parts& p);
+  void message(Message& m);
+  /// A list of any length: its length, then each element; loading replaces the list.
+  void list(std::vector<Snapshot>& list) {
+    items(list, [this](Snapshot& s) { snapshot(s); });
+  }
+  void list(std::vector<Message>& list) {
+    items(list, [this](Message& m) { message(m); });
+  }
+  /// A list whose length this run knows (one per neighbour); loading fails when it differs.
+  void fixed_list(std::span<Snapshot> list);
+
+ private:
+  void save_snapshot(const Snapshot& s);
+  Snapshot load_snapshot();
+  /// Loading: a buffer's number, at most one past the `known` ones (0: null).
+  uint32_t load_number(size_t known, const char* what);
+  void save_delta(const Delta& d);
+  Delta load_delta();
+
+  // Saving: the number given to each buffer (looked up only: the order is the writes').
+  std::unordered_map<const ParamVector*, uint32_t> ids_;
+  std::unordered_map<const CompressedVector*, uint32_t> delta_ids_;
+  // Loading: the buffers by number, from 1.
+  std::vector<Snapshot> table_;
+  std::vector<Delta> deltas_;
+};
+
+/// An agent's own state: x, its loss and iteration, its streams and its learner's state. Not g:
+/// the drivers save it where it is live (an async agent's gradient computed and not yet applied).
+void archive_agent(Agent& a, AgentArchive& ar);
+
+}  // namespace dlsim
