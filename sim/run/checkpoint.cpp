@@ -21,7 +21,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[8] = {'D', 'L', 'S', 'I', 'M', 'C', 'K', 'P'};
-constexpr uint32_t kFormat = 2;  // 2: per-tensor send counts
+// 2: per-tensor send counts; 3: the network saved as wires, messages, then its transport
+constexpr uint32_t kFormat = 3;
 // Section tags: a reader out of step with the writer stops at the next one.
 constexpr uint32_t kRunPart = 0x52554e31, kSimPart = 0x53494d31, kNetworkPart = 0x4e455431,
                    kMessagesPart = 0x4d534731, kAgentsPart = 0x41474e31,

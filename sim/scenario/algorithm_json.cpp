@@ -83,9 +83,6 @@ TriggerSpec parse_trigger_object(JsonObject o, const AlgorithmDescriptor& algori
     if (t.granularity == Granularity::kModel && !caps.model_trigger)
       o.fail("granularity", fmt::format("\"{}\" decides per tensor: use \"layer\"",
                                         algorithm.name()));
-    if (t.form == ThresholdForm::kAlpha && !caps.alpha_threshold)
-      o.fail("form", fmt::format("\"alpha\" scales the threshold by DETSGRAD's step size; use "
-                                 "\"decay\" with \"{}\"", algorithm.name()));
   }
   if (t.kind == TriggerKind::kAdaptive) {
     t.granularity = Granularity::kLayer;
@@ -130,6 +127,11 @@ std::optional<TriggerSpec> parse_trigger(const json* trigger, const std::string&
   if (std::find(accepted.begin(), accepted.end(), t.kind) == accepted.end())
     throw InputError(fmt::format("{}: {}/kind: algorithm \"{}\" does not take a \"{}\" trigger",
                                  file, pointer, name, to_string(t.kind)));
+  // Only once the kind is one it takes: the form is the second thing to fix, not the first.
+  if (t.kind == TriggerKind::kThreshold && t.form == ThresholdForm::kAlpha &&
+      !algorithm.capabilities().alpha_threshold)
+    throw InputError(fmt::format("{}: {}/form: \"alpha\" scales the threshold by DETSGRAD's step "
+                                 "size; use \"decay\" with \"{}\"", file, pointer, name));
   return t;
 }
 

@@ -82,6 +82,10 @@ TEST_CASE("bad per-tensor trigger input names its JSON pointer") {
                                                  {"form", "alpha"}})) ==
         "s.json: /trigger/form: \"alpha\" scales the threshold by DETSGRAD's step size; use "
         "\"decay\" with \"eventgrad\"");
+  // The kind comes first: an algorithm that takes no threshold says so, whatever its form.
+  CHECK(scenario_error_of(scenario("gossip", {{"kind", "threshold"}, {"v0", 1},
+                                              {"form", "alpha"}})) ==
+        "s.json: /trigger/kind: algorithm \"gossip\" does not take a \"threshold\" trigger");
   CHECK(scenario_error_of(with(scenario("eventgrad", kAdaptive), "/algorithm/weights", "x")) ==
         "s.json: /algorithm/weights: expected \"metropolis_hastings\", \"max_degree\" or "
         "\"uniform\", got \"x\"");
