@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/core/error.hpp"
 #include "sim/core/state_io.hpp"
 
 namespace dlsim {
@@ -96,7 +97,11 @@ class StateArchive {
     for (uint64_t i = 0; i < n; ++i) each(list.emplace_back());
   }
   /// Loading only: InputError "PATH: damaged checkpoint at byte N: what".
-  [[noreturn]] void fail(std::string_view what) const { in_->fail(std::string(what)); }
+  [[noreturn]] void fail(std::string_view what) const {
+    // A check a part runs while saving too would be a bug of that part, not a damaged file.
+    DLSIM_CHECK(in_ != nullptr, "a saving archive was asked to fail: {}", what);
+    in_->fail(std::string(what));
+  }
 
  private:
   StateWriter* out_ = nullptr;
