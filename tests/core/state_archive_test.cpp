@@ -6,17 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "scratch_file.hpp"
 #include "sim/core/error.hpp"
 
 using namespace dlsim;
-namespace fs = std::filesystem;
 
 namespace {
 
 std::string scratch(const std::string& name) {
-  const fs::path dir = fs::path(DLSIM_BINARY_DIR) / "test-files" / "state_archive";
-  fs::create_directories(dir);
-  return (dir / name).string();
+  return testing::scratch_file("state_archive", name);
 }
 
 // A part that lists its fields once, with a length this run knows and a derived value.

@@ -6,21 +6,18 @@
 #include <fstream>
 #include <vector>
 
+#include "scratch_file.hpp"
 #include "sim/core/error.hpp"
-#include "sim/core/state_archive.hpp"
 #include "sim/core/random.hpp"
 #include "sim/core/simulator.hpp"
+#include "sim/core/state_archive.hpp"
 
 using namespace dlsim;
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string scratch(const std::string& name) {
-  const fs::path dir = fs::path(DLSIM_BINARY_DIR) / "test-files" / "state_io";
-  fs::create_directories(dir);
-  return (dir / name).string();
-}
+std::string scratch(const std::string& name) { return testing::scratch_file("state_io", name); }
 
 // A file with values of several kinds, longer than one hashing block (64 KiB).
 std::string write_sample(const std::string& name) {
