@@ -19,7 +19,7 @@
 #include "sim/run/checkpoint.hpp"
 #include "sim/run/run_scenario.hpp"
 #include "sim/scenario/load_scenario.hpp"
-#include "sim/scenario/memory_estimate.hpp"
+#include "sim/scenario/run_plan.hpp"
 #include "sim/scenario/world.hpp"
 #include "sim/sweep/sweep_runner.hpp"
 
@@ -59,8 +59,7 @@ std::string validate(const std::optional<std::string>& path,
   std::string resolved;
   {
     py::gil_scoped_release release;  // loading the data can take seconds
-    estimate_memory_or_refuse(spec);
-    const std::unique_ptr<World> world = build_world(spec, data_paths(data_dir));
+    const std::unique_ptr<World> world = build_world(spec, plan_run(spec), data_paths(data_dir));
     resolved = scenario_to_json(spec).dump();
   }
   return resolved;

@@ -10,7 +10,7 @@
 #include "sim/metrics/summary.hpp"
 #include "sim/run/run_scenario.hpp"
 #include "sim/scenario/load_scenario.hpp"
-#include "sim/scenario/memory_estimate.hpp"
+#include "sim/scenario/run_plan.hpp"
 #include "sim/scenario/world.hpp"
 
 namespace dlsim::cli {
@@ -98,9 +98,10 @@ void run_run(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
 void run_validate(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
   const std::string path = scenario_path(o);
   const ScenarioSpec spec = load_scenario(path, o.overrides);
-  const MemoryEstimate memory = estimate_memory_or_refuse(spec);
+  RunPlan plan = plan_run(spec);  // refuses what cannot fit, before anything large is built
+  const MemoryEstimate memory = plan.memory;
   // Everything a run would build before its first step: graph, data, shards, models.
-  const std::unique_ptr<World> world = build_world(spec, data_paths(o));
+  const std::unique_ptr<World> world = build_world(spec, std::move(plan), data_paths(o));
   for (const std::string& w : world->warnings) err << "dlsim: warning: " << w << '\n';
   out << fmt::format("{}: ok ({}, {} agents, {} parameters each)\n", path, spec.name,
                      spec.agents, world->parameter_count());

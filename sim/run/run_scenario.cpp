@@ -13,7 +13,7 @@
 #include "sim/run/learning_suspect.hpp"
 #include "sim/scenario/algorithm_json.hpp"
 #include "sim/scenario/load_scenario.hpp"
-#include "sim/scenario/memory_estimate.hpp"
+#include "sim/scenario/run_plan.hpp"
 #include "sim/scenario/world.hpp"
 
 namespace dlsim {
@@ -206,7 +206,8 @@ class CheckpointWriter final : public CheckpointSink {
 
 RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std::ostream& log) {
   const auto start = Clock::now();
-  const MemoryEstimate memory = estimate_memory_or_refuse(spec);  // before anything is written
+  RunPlan plan = plan_run(spec);  // refuses what cannot fit, before anything is written
+  const MemoryEstimate memory = plan.memory;
   // A checkpoint in OUT.tmp: this run continues it, if it is this build's and scenario's.
   const fs::path checkpoint = OutputFolder::staging_path(options.out) / kCheckpointName;
   const bool resuming = fs::exists(checkpoint);
@@ -222,7 +223,8 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   if (policy.enabled()) folder.keep_on_failure();
   RunTimes times;
   ThreadPool pool(options.threads);  // before the world: building it is parallel too
-  const std::unique_ptr<World> world = build_world(spec, options.data_paths, pool);
+  const std::unique_ptr<World> world =
+      build_world(spec, std::move(plan), options.data_paths, pool);
   for (const std::string& w : world->warnings) log << "dlsim: warning: " << w << '\n';
   if (options.trigger && !world->algorithm->set_trigger_decider(*options.trigger))
     throw InputError(fmt::format("{}: /algorithm/kind: algorithm \"{}\" computes no drift for a "

@@ -15,6 +15,7 @@
 
 #include "sim/agents/algorithm.hpp"
 #include "sim/agents/trigger.hpp"
+#include "sim/scenario/graph_degrees.hpp"
 #include "sim/scenario/json_object.hpp"
 #include "topologies/graph.hpp"
 
@@ -32,18 +33,18 @@ struct TopologySpec;
 struct AlgorithmCapabilities {
   bool async = true;                  // time.mode "async"
   std::string_view sync_only_reason;  // why not, when async is false (for the error message)
-  bool rounds_in_async = false;   // a collective: async mode runs it in sync rounds all the same
-  bool dynamic = false;               // a dynamic topology (topology.dynamic) in sync mode
-  bool dynamic_async = false;         // ... and in async mode
-  bool churn = false;                 // agents that leave and return
-  bool lossy_links = true;            // network.loss and network.failures (lost messages)
-  bool compression = false;           // algorithm.compression on the parameter vectors it sends
-  bool per_tensor = false;            // a threshold per tensor (trigger granularity "layer")
-  bool model_trigger = true;          // a threshold on the whole model (granularity "model")
-  bool alpha_threshold = false;       // trigger form "alpha" (scaled by DETSGRAD's step size)
-  bool optimizer = true;              // takes /optimizer (DETSGRAD's step sizes are its own)
-  bool service_node = false;          // a node after the agents (EASGD's server) with its own links
-  bool centralized = false;           // one agent with all the data: the reference run
+  bool rounds_in_async = false;  // a collective: async mode runs it in sync rounds all the same
+  bool dynamic = false;          // a dynamic topology (topology.dynamic) in sync mode
+  bool dynamic_async = false;    // ... and in async mode
+  bool churn = false;            // agents that leave and return
+  bool lossy_links = true;       // network.loss and network.failures (lost messages)
+  bool compression = false;      // algorithm.compression on the parameter vectors it sends
+  bool per_tensor = false;       // a threshold per tensor (trigger granularity "layer")
+  bool model_trigger = true;     // a threshold on the whole model (granularity "model")
+  bool alpha_threshold = false;  // trigger form "alpha" (scaled by DETSGRAD's step size)
+  bool optimizer = true;         // takes /optimizer (DETSGRAD's step sizes are its own)
+  bool service_node = false;     // a node after the agents (EASGD's server) with its own links
+  bool centralized = false;      // one agent with all the data: the reference run
   /// The trigger kinds it takes; empty: it takes no trigger.
   std::vector<TriggerKind> triggers;
 };
@@ -96,7 +97,9 @@ class AlgorithmDescriptor {
   /// capabilities() says alone); InputError naming the file and key.
   virtual void check(const ScenarioSpec&) const {}
 
-  virtual AlgorithmCopies copies(const ScenarioSpec&) const = 0;
+  /// `degrees`: of the graphs the run builds (all 0 before they are built: the copies then
+  /// count as few as they can be).
+  virtual AlgorithmCopies copies(const ScenarioSpec&, const GraphDegrees& degrees) const = 0;
   /// The physical network's graph: the agents' graph, plus the service nodes of algorithms that
   /// have some (capabilities().service_node).
   virtual topo::Graph network_graph(const World& w) const;

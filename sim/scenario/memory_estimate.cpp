@@ -11,8 +11,8 @@
 #include "sim/core/system_memory.hpp"
 #include "sim/network/send_buffers.hpp"
 #include "sim/scenario/algorithm_descriptor.hpp"
+#include "sim/scenario/run_plan.hpp"
 #include "sim/scenario/underlay.hpp"
-#include "topologies/generators.hpp"
 
 namespace dlsim {
 namespace {
@@ -47,15 +47,6 @@ uint64_t saturating_mul(double a, double b) {
   const double v = a * b;
   return v >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(v);
 }
-
-struct ModelFacts {
-  uint64_t parameters = 0;
-  double flops_per_step = 0.0;    // one training step of one agent
-  uint64_t work_bytes = 0;        // workspace of one agent's model
-  uint64_t sample_floats = 0;     // features per sample
-  uint64_t activation_bytes = 0;  // per sample of a forward pass
-  uint64_t batch = 0;             // the largest batch a forward pass runs
-};
 
 // Probing runs one training step: past this many FLOPs (a few seconds) the model's parameters
 // dominate its memory anyway, and the activations' lower bound stands in for the workspace.
@@ -116,7 +107,7 @@ ModelFacts model_facts(const ScenarioSpec& s, uint64_t train_batch) {
 // 3.0 GiB on a ring (estimate 3.4) and 12.7 GiB with epidemic s = 7 (13.0); 100 agents of
 // 200,000, 400 iterations, epidemic s = 7: 7.8 GiB (8.1); 40 agents of 20,000 over 10 Mbit/s,
 // epidemic s = 3: 224 MiB after 100 iterations and 241 MiB after 3,000 (226).
-double in_flight_vectors(const ScenarioSpec& s, const ModelFacts& m,
+double in_flight_vectors(const ScenarioSpec& s, const ModelFacts& m, const GraphDegrees& degrees,
                          AlgorithmCopies::Sends sends) {
   if (s.time.mode != TimeMode::kAsync || m.parameters == 0 || s.agents < 2 ||
       sends == AlgorithmCopies::Sends::kNone)
@@ -130,10 +121,10 @@ double in_flight_vectors(const ScenarioSpec& s, const ModelFacts& m,
   }
   if (s.network.nic_uplink_bps > 0) bandwidth = std::min(bandwidth, s.network.nic_uplink_bps);
   const CompressionSpec& c = s.algorithm.compression;
-  const double per_message = c.enabled() && c.sparsifier != Sparsifier::kNone
-                                 ? 2.0 * static_cast<double>(c.kept(m.parameters)) /
-                                       static_cast<double>(m.parameters)
-                                 : 1.0;
+  const double per_message =
+      c.enabled() && c.sparsifier != Sparsifier::kNone
+          ? 2.0 * static_cast<double>(c.kept(m.parameters)) / static_cast<double>(m.parameters)
+          : 1.0;
   const double bytes = per_message * static_cast<double>(m.parameters) * sizeof(float) +
                        static_cast<double>(s.network.header_bytes);
   const double transmit_s = 8.0 * bytes / static_cast<double>(std::max<uint64_t>(bandwidth, 1));
@@ -146,7 +137,7 @@ double in_flight_vectors(const ScenarioSpec& s, const ModelFacts& m,
       (compute.step ? compute.step->seconds() : m.flops_per_step / (compute.gflops * 1e9)) /
       fastest;
   const double ratio = wire_s / step_s;  // copies made while one crosses the slowest link
-  if (!(ratio > 1.0)) return 0.0;  // also 0 / 0: no time on the wire, none to step
+  if (!(ratio > 1.0)) return 0.0;        // also 0 / 0: no time on the wire, none to step
   // The links a sender uses and how many of them each iteration's copy goes to.
   double destinations = 1.0, per_iteration = 1.0;
   if (s.dynamic) {
@@ -159,10 +150,7 @@ double in_flight_vectors(const ScenarioSpec& s, const ModelFacts& m,
                        links.kind != topo::TopologyKind::kDot;
     const bool one_peer = sends == AlgorithmCopies::Sends::kOnePeer;
     if (!alike || one_peer) {  // one copy travels together on alike links: one destination
-      const topo::Graph g = topo::build_topology(links, s.seed);
-      uint32_t degree = 1;
-      for (uint32_t i = 0; i < g.node_count(); ++i) degree = std::max(degree, g.degree(i));
-      destinations = degree;
+      destinations = std::max(1u, degrees.largest);
       per_iteration = one_peer ? 1.0 : destinations;
     }
   }
@@ -237,15 +225,22 @@ const MemoryPart& MemoryEstimate::largest() const {
 // over a ring (523,776 edges: two Links, the Edge and its CSR entries, the routing table).
 constexpr uint64_t kCompleteEdgeBytes = 430;
 
-MemoryEstimate estimate_memory(const ScenarioSpec& s, uint64_t available_bytes) {
+MemoryEstimator::MemoryEstimator(const ScenarioSpec& spec, uint64_t available_bytes)
+    : spec_(spec), available_bytes_(available_bytes) {
+  const bool centralized = spec.algorithm.descriptor->capabilities().centralized;
+  batch_ = spec.data ? uint64_t{spec.data->batch_size} * (centralized ? spec.agents : 1u) : 1;
+  model_ = model_facts(spec, batch_);
+}
+
+MemoryEstimate MemoryEstimator::estimate(const GraphDegrees& degrees) const {
+  const ScenarioSpec& s = spec_;
+  const ModelFacts& m = model_;
+  const uint64_t batch = batch_;
   const AlgorithmDescriptor& algorithm = *s.algorithm.descriptor;
-  const bool centralized = algorithm.capabilities().centralized;
-  const uint64_t model_agents = centralized ? 1 : s.agents;
-  const uint64_t batch = s.data ? uint64_t{s.data->batch_size} * (centralized ? s.agents : 1u) : 1;
-  const ModelFacts m = model_facts(s, batch);
+  const uint64_t model_agents = algorithm.capabilities().centralized ? 1 : s.agents;
   // The parameter-sized vectors the algorithm holds besides each agent's x and g (snapshot pools
   // hold the buffer in use plus the one neighbours still read until the next copy arrives).
-  const AlgorithmCopies copies = algorithm.copies(s);
+  const AlgorithmCopies copies = algorithm.copies(s, degrees);
   const bool quadratic = std::holds_alternative<models::QuadraticSpec>(s.model.arch);
 
   MemoryEstimate e;
@@ -262,12 +257,12 @@ MemoryEstimate estimate_memory(const ScenarioSpec& s, uint64_t available_bytes) 
                      fmt::format("{} agents x {:.3g} vectors x {} parameters x 4 B", model_agents,
                                  e.vectors_per_agent, m.parameters)});
   const uint64_t batch_bytes = batch * (m.sample_floats * sizeof(float) + 1);
-  e.parts.push_back({"work", work_pointer(s, m, model_agents, available_bytes),
+  e.parts.push_back({"work", work_pointer(s, m, model_agents, available_bytes_),
                      saturating_mul(static_cast<double>(model_agents),
                                     static_cast<double>(m.work_bytes + batch_bytes)),
                      fmt::format("{} agents x {} of activations and scratch", model_agents,
                                  format_bytes(m.work_bytes + batch_bytes))});
-  const double in_flight = in_flight_vectors(s, m, copies.async_sends);
+  const double in_flight = in_flight_vectors(s, m, degrees, copies.async_sends);
   if (in_flight > 0.0)
     e.parts.push_back(
         {"in flight", "/network/bandwidth",
@@ -294,6 +289,10 @@ MemoryEstimate estimate_memory(const ScenarioSpec& s, uint64_t available_bytes) 
   return e;
 }
 
+MemoryEstimate estimate_memory(const ScenarioSpec& spec, uint64_t available_bytes) {
+  return MemoryEstimator(spec, available_bytes).estimate(plan_graphs(spec).degrees);
+}
+
 void check_memory_fits(const ScenarioSpec& s, const MemoryEstimate& e, uint64_t available_bytes) {
   const uint64_t total = e.total_bytes();
   if (total <= available_bytes) return;
@@ -302,13 +301,6 @@ void check_memory_fits(const ScenarioSpec& s, const MemoryEstimate& e, uint64_t 
       "{}: {}: the run needs an estimated {} ({} for {}: {}) but {} of memory is available", s.file,
       big.pointer, format_bytes(total), format_bytes(big.bytes), big.name, big.detail,
       format_bytes(available_bytes)));
-}
-
-MemoryEstimate estimate_memory_or_refuse(const ScenarioSpec& spec) {
-  const uint64_t available = available_memory_bytes().value_or(UINT64_MAX);
-  MemoryEstimate e = estimate_memory(spec, available);
-  check_memory_fits(spec, e, available);
-  return e;
 }
 
 std::string format_bytes(uint64_t bytes) {

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/scenario/graph_degrees.hpp"
 #include "sim/scenario/scenario_spec.hpp"
 
 namespace dlsim {
@@ -44,19 +45,40 @@ struct MemoryEstimate {
   const MemoryPart& largest() const;
 };
 
-/// Estimates the memory of a run of `spec` (validated). Probes one model (its parameters and
-/// workspace, one training step) when that is small and quick on this machine; otherwise counts
-/// the activations' lower bound. `available_bytes` only chooses which key a refusal would name.
+/// What the estimate knows of one agent's model, from a probe model (models/workspace_probe.hpp)
+/// when that is small and quick on this machine, otherwise from the activations' lower bound.
+struct ModelFacts {
+  uint64_t parameters = 0;
+  double flops_per_step = 0.0;    ///< one training step of one agent
+  uint64_t work_bytes = 0;        ///< workspace of one agent's model
+  uint64_t sample_floats = 0;     ///< features per sample
+  uint64_t activation_bytes = 0;  ///< per sample of a forward pass
+  uint64_t batch = 0;             ///< the largest batch a forward pass runs
+};
+
+/// Estimates runs of `spec` (validated): it probes the model once, then estimates for any
+/// graphs' degrees (GraphDegrees{} before they are built: a lower bound). `available_bytes` only
+/// chooses which key a refusal would name.
+class MemoryEstimator {
+ public:
+  MemoryEstimator(const ScenarioSpec& spec, uint64_t available_bytes);
+  MemoryEstimate estimate(const GraphDegrees& degrees) const;
+
+ private:
+  const ScenarioSpec& spec_;
+  uint64_t available_bytes_;
+  uint64_t batch_;  // samples per training step of one agent
+  ModelFacts model_;
+};
+
+/// The estimate of a run of `spec` over the graphs it would build (plan_graphs, run_plan.hpp),
+/// without checking that they fit: the estimate's tests. A run estimates once, in plan_run.
 MemoryEstimate estimate_memory(const ScenarioSpec& spec, uint64_t available_bytes);
 
 /// InputError naming spec.file and the largest part's key when the estimate exceeds
 /// `available_bytes`, with the estimate, its parts and the memory available.
 void check_memory_fits(const ScenarioSpec& spec, const MemoryEstimate& estimate,
                        uint64_t available_bytes);
-
-/// The estimate against available_memory_bytes() (no bound when it cannot be read), refused as
-/// check_memory_fits does.
-MemoryEstimate estimate_memory_or_refuse(const ScenarioSpec& spec);
 
 /// "1.23 GiB", "456 MiB", "789 KiB": sizes in messages and validate's output.
 std::string format_bytes(uint64_t bytes);

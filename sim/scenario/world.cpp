@@ -7,7 +7,6 @@
 #include "models/data/load_dataset.hpp"
 #include "sim/scenario/algorithm_descriptor.hpp"
 #include "sim/scenario/underlay.hpp"
-#include "topologies/generators.hpp"
 
 namespace dlsim {
 namespace {
@@ -85,11 +84,10 @@ void build_agents(World& w, uint32_t agents, const models::DataPaths& paths, Thr
                                             w.data->train.width, w.data->train.num_classes};
   // Centralized: the samples of all agents' batches in one (64-bit: batch x agents can be large;
   // a batch larger than the shard is the whole shard, see ModelLearner).
-  const uint64_t batch = s.data
-                             ? uint64_t{s.data->batch_size} *
-                                   (s.algorithm.descriptor->capabilities().centralized ? s.agents
-                                                                                       : 1u)
-                             : 1;
+  const uint64_t batch =
+      s.data ? uint64_t{s.data->batch_size} *
+                   (s.algorithm.descriptor->capabilities().centralized ? s.agents : 1u)
+             : 1;
   std::shared_ptr<const models::Dataset> train(w.data, w.data ? &w.data->train : nullptr);
   std::vector<std::optional<Agent>> built(agents);
   std::vector<ModelLearner*> learners(agents);
@@ -166,20 +164,26 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataP
 
 std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataPaths& paths,
                                    ThreadPool& pool) {
+  return build_world(spec, plan_run(spec), paths, pool);
+}
+
+std::unique_ptr<World> build_world(const ScenarioSpec& spec, RunPlan plan,
+                                   const models::DataPaths& paths) {
+  ThreadPool serial(1);
+  return build_world(spec, std::move(plan), paths, serial);
+}
+
+std::unique_ptr<World> build_world(const ScenarioSpec& spec, RunPlan plan,
+                                   const models::DataPaths& paths, ThreadPool& pool) {
   auto w = std::make_unique<World>(spec);
   const AlgorithmDescriptor& algorithm = *spec.algorithm.descriptor;
-  const bool centralized = algorithm.capabilities().centralized;
-  const uint32_t agents = centralized ? 1 : spec.agents;
-  if (agents == 1) {
-    w->graph = topo::Graph(1, {});
-  } else if (implicit_complete_underlay(spec)) {
-    w->graph = topo::Graph(agents, {});  // the links stay implicit (complete_links.hpp)
-  } else {
-    w->graph = topo::build_topology(spec.topology, spec.seed);
-  }
+  const uint32_t agents = plan.agents;
+  w->degrees = plan.degrees;
+  w->graph = std::move(plan.graph);
+  w->dynamic_graphs = std::move(plan.dynamic_graphs);
   // The physical network: the agents' graph, plus the algorithm's service nodes.
-  w->network = std::make_unique<Network>(algorithm.network_graph(*w),
-                                         network_config(spec, agents), spec.seed);
+  w->network = std::make_unique<Network>(algorithm.network_graph(*w), network_config(spec, agents),
+                                         spec.seed);
   build_agents(*w, agents, paths, pool);
   w->algorithm = algorithm.build(*w);
   if (spec.churn) w->churn = std::make_unique<Churn>(*spec.churn, agents, spec.seed);

@@ -16,6 +16,7 @@
 #include "sim/core/simulator.hpp"
 #include "sim/core/thread_pool.hpp"
 #include "sim/network/network.hpp"
+#include "sim/scenario/run_plan.hpp"
 #include "sim/scenario/scenario_spec.hpp"
 
 namespace dlsim {
@@ -24,16 +25,19 @@ struct World {
   ScenarioSpec spec;
   Simulator sim;
   topo::Graph graph;  // the agents' graph of links (with a dynamic topology: the underlay)
-  std::unique_ptr<Network> network;            // over the physical graph, network->graph()
+  /// A dynamic topology's graphs (RunPlan::dynamic_graphs) until its overlay takes them.
+  std::vector<topo::Graph> dynamic_graphs;
+  GraphDegrees degrees;              // of `graph` and `dynamic_graphs` (RunPlan::degrees)
+  std::unique_ptr<Network> network;  // over the physical graph, network->graph()
   std::shared_ptr<const models::DatasetSplit> data;  // null for quadratic models
-  models::Dataset eval_set;                    // the fixed test subset every evaluation uses
-  std::vector<std::vector<uint32_t>> class_counts;  // [agent][class] of the shards
+  models::Dataset eval_set;                          // the fixed test subset every evaluation uses
+  std::vector<std::vector<uint32_t>> class_counts;   // [agent][class] of the shards
   std::vector<Agent> agents;
-  std::vector<ModelLearner*> learners;         // agents[i].learner, typed
+  std::vector<ModelLearner*> learners;  // agents[i].learner, typed
   std::unique_ptr<Algorithm> algorithm;
-  std::unique_ptr<Churn> churn;                // null without churn
-  std::vector<SimTime> compute_time;           // per agent: simulated time of one local step
-  std::vector<std::string> warnings;           // shown to the user, not fatal
+  std::unique_ptr<Churn> churn;       // null without churn
+  std::vector<SimTime> compute_time;  // per agent: simulated time of one local step
+  std::vector<std::string> warnings;  // shown to the user, not fatal
 
   explicit World(const ScenarioSpec& s) : spec(s), sim(s.seed) {}
   bool is_quadratic() const { return !data; }
@@ -48,6 +52,12 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataP
 /// agents' models and buffers); the same world for every thread count.
 std::unique_ptr<World> build_world(const ScenarioSpec& spec, const models::DataPaths& paths,
                                    ThreadPool& pool);
+/// Same, over the graphs of `plan` (plan_run(spec): the estimate checked first), which the world
+/// takes over; the others plan the run themselves.
+std::unique_ptr<World> build_world(const ScenarioSpec& spec, RunPlan plan,
+                                   const models::DataPaths& paths, ThreadPool& pool);
+std::unique_ptr<World> build_world(const ScenarioSpec& spec, RunPlan plan,
+                                   const models::DataPaths& paths);
 
 /// Per-agent compute time of one step (time.compute; see scenarios/README.md).
 std::vector<SimTime> compute_times(const ScenarioSpec& spec, uint32_t agents,

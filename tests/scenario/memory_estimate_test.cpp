@@ -4,6 +4,7 @@
 
 #include "scenario_test_helpers.hpp"
 #include "sim/scenario/load_scenario.hpp"
+#include "sim/scenario/run_plan.hpp"
 
 using namespace dlsim;
 using dlsim::testing::with;
@@ -29,8 +30,7 @@ double vectors(const json& j) { return estimate_memory(spec_of(j), 16 * kGiB).ve
 
 std::string refusal(const json& j, uint64_t available) {
   const ScenarioSpec s = spec_of(j);
-  return testing::input_error_of(
-      [&] { check_memory_fits(s, estimate_memory(s, available), available); });
+  return testing::input_error_of([&] { plan_run(s, available); });
 }
 
 }  // namespace

@@ -9,7 +9,6 @@
 #include "sim/scenario/algorithms/compressed_gain.hpp"
 #include "sim/scenario/algorithms/mixing_json.hpp"
 #include "sim/scenario/algorithms/overlay_build.hpp"
-#include "topologies/generators.hpp"
 
 namespace dlsim {
 namespace {
@@ -18,7 +17,7 @@ namespace {
 // sources it has had at once (the copies of sources that left are reused). One-peer graphs and
 // matchings: 1; epidemic: an in-degree is about Binomial(n - 1, s / (n - 1)), counted at its mean
 // plus three standard deviations; a sequence: its members' largest mean degree.
-double dynamic_sources(const ScenarioSpec& s) {
+double dynamic_sources(const ScenarioSpec& s, const GraphDegrees& degrees) {
   switch (s.dynamic->kind) {
     case topo::DynamicKind::kOnePeerExponential:
     case topo::DynamicKind::kRandomMatching:
@@ -27,14 +26,8 @@ double dynamic_sources(const ScenarioSpec& s) {
       const double mean = static_cast<double>(s.dynamic->s);
       return std::min(static_cast<double>(s.agents - 1), mean + 3.0 * std::sqrt(mean));
     }
-    case topo::DynamicKind::kSequence: {
-      double most = 0.0;
-      for (const topo::TopologySpec& g : s.dynamic->graphs)
-        most = std::max(most,
-                        2.0 * static_cast<double>(topo::build_topology(g, s.seed).edges().size()) /
-                            static_cast<double>(s.agents));
-      return most;
-    }
+    case topo::DynamicKind::kSequence:
+      return degrees.dynamic_mean;
   }
   return 0.0;
 }
@@ -79,16 +72,10 @@ class ChocoDescriptor final : public AlgorithmDescriptor {
                       s.file));
   }
   // x^_i, a copy per neighbour, the messages of one event.
-  AlgorithmCopies copies(const ScenarioSpec& s) const override {
-    if (s.dynamic)
-      return {2.0 + dynamic_sources(s), 0.0,
-              AlgorithmCopies::Sends::kNone};  // + the whole copy for new edges
-    const double degree =
-        s.agents > 1
-            ? 2.0 * static_cast<double>(topo::build_topology(s.topology, s.seed).edges().size()) /
-                  static_cast<double>(s.agents)
-            : 0.0;
-    return {1.0 + degree, 0.0, AlgorithmCopies::Sends::kNone};
+  AlgorithmCopies copies(const ScenarioSpec& s, const GraphDegrees& degrees) const override {
+    if (s.dynamic)  // + the whole copy for new edges
+      return {2.0 + dynamic_sources(s, degrees), 0.0, AlgorithmCopies::Sends::kNone};
+    return {1.0 + degrees.mean, 0.0, AlgorithmCopies::Sends::kNone};
   }
   void warn(World& w) const override {
     const ChocoOptions& c = w.spec.algorithm.options_as<ChocoOptions>();

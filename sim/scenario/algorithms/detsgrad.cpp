@@ -88,7 +88,7 @@ class DetsgradDescriptor final : public AlgorithmDescriptor {
   // Broadcast x^_i, the pending snapshot, the consensus cache. Async: 0.6 more, measured
   // (10,000 quadratic agents on a torus: 6.6 vectors per agent against 5.7 in sync), for the
   // copies in flight while the links keep up.
-  AlgorithmCopies copies(const ScenarioSpec& s) const override {
+  AlgorithmCopies copies(const ScenarioSpec& s, const GraphDegrees&) const override {
     return {s.time.mode == TimeMode::kAsync ? 3.6 : 3.0, 0.0, AlgorithmCopies::Sends::kNeighbours};
   }
 

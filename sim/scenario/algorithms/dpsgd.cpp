@@ -34,7 +34,7 @@ class DpsgdDescriptor final : public AlgorithmDescriptor {
     j["order"] = std::string(to_string(d.order));
   }
   // This and last iteration's snapshot, the mixing workspace.
-  AlgorithmCopies copies(const ScenarioSpec&) const override {
+  AlgorithmCopies copies(const ScenarioSpec&, const GraphDegrees&) const override {
     return {3.0, 0.0, AlgorithmCopies::Sends::kNeighbours};
   }
   std::unique_ptr<Algorithm> build(World& w) const override {

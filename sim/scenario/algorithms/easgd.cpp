@@ -75,7 +75,7 @@ class EasgdDescriptor final : public AlgorithmDescriptor {
   }
 
   // Pending and sent copies, the server's reply; the centre z.
-  AlgorithmCopies copies(const ScenarioSpec&) const override {
+  AlgorithmCopies copies(const ScenarioSpec&, const GraphDegrees&) const override {
     return {3.0, 1.0, AlgorithmCopies::Sends::kNone};
   }
 

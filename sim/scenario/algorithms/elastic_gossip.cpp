@@ -28,7 +28,7 @@ class ElasticGossipDescriptor final : public AlgorithmDescriptor {
     j["alpha"] = dynamic_cast<const ElasticGossipOptions&>(*options).alpha;
   }
   // Two snapshots and the pull workspace.
-  AlgorithmCopies copies(const ScenarioSpec&) const override {
+  AlgorithmCopies copies(const ScenarioSpec&, const GraphDegrees&) const override {
     return {3.0, 0.0, AlgorithmCopies::Sends::kOnePeer};
   }
   std::unique_ptr<Algorithm> build(World& w) const override {

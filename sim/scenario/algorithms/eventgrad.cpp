@@ -38,7 +38,7 @@ class EventgradDescriptor final : public AlgorithmDescriptor {
         std::string(topo::to_string(dynamic_cast<const EventgradOptions&>(*options).mixing));
   }
   // x^_i, the pending snapshot, the mixing workspace; async as DETSGRAD's.
-  AlgorithmCopies copies(const ScenarioSpec& s) const override {
+  AlgorithmCopies copies(const ScenarioSpec& s, const GraphDegrees&) const override {
     return {s.time.mode == TimeMode::kAsync ? 3.6 : 3.0, 0.0, AlgorithmCopies::Sends::kNeighbours};
   }
   std::unique_ptr<Algorithm> build(World& w) const override {

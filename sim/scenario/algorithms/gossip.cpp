@@ -36,7 +36,7 @@ class GossipDescriptor final : public AlgorithmDescriptor {
                       s.file));
   }
   // This and last iteration's snapshot.
-  AlgorithmCopies copies(const ScenarioSpec&) const override {
+  AlgorithmCopies copies(const ScenarioSpec&, const GraphDegrees&) const override {
     return {2.0, 0.0, AlgorithmCopies::Sends::kOnePeer};
   }
   std::unique_ptr<Algorithm> build(World& w) const override {

@@ -15,7 +15,7 @@ class NoCommunicationDescriptor final : public AlgorithmDescriptor {
                             std::string advice)
       : AlgorithmDescriptor(name, summary, capabilities_with(centralized)),
         advice_(std::move(advice)) {}
-  AlgorithmCopies copies(const ScenarioSpec&) const override { return {}; }
+  AlgorithmCopies copies(const ScenarioSpec&, const GraphDegrees&) const override { return {}; }
   std::string learning_suspect(const ScenarioSpec&) const override { return advice_; }
   std::unique_ptr<Algorithm> build(World&) const override {
     return std::make_unique<NoCommunication>();

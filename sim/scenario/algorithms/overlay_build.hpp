@@ -9,12 +9,13 @@
 
 namespace dlsim {
 
-/// The agents' communication graph: the physical graph itself, or a dynamic overlay on it.
-Overlay make_overlay(const World& w, topo::MixingRule mixing);
+/// The agents' communication graph: the physical graph itself, or a dynamic overlay on it
+/// (which takes w.dynamic_graphs over).
+Overlay make_overlay(World& w, topo::MixingRule mixing);
 
 /// The most neighbours an agent's consensus term sums: the graph's largest degree; on a dynamic
 /// topology the largest in-degree of its graphs (one per round for one-peer and matchings;
-/// epidemic: s, the mean, as any in-degree up to n - 1 can be drawn).
+/// epidemic: s, the mean, as any in-degree up to n - 1 can be drawn; a sequence: its graphs').
 uint32_t consensus_degree(const World& w);
 
 /// Rethrows a mixing-weights error of an algorithm's constructor as one naming

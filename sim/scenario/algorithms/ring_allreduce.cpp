@@ -15,7 +15,7 @@ class RingAllReduceDescriptor final : public AlgorithmDescriptor {
                           std::vector<TriggerKind> triggers)
       : AlgorithmDescriptor(name, summary, capabilities_with(std::move(triggers))), what_(what) {}
   // The reduced vector.
-  AlgorithmCopies copies(const ScenarioSpec&) const override {
+  AlgorithmCopies copies(const ScenarioSpec&, const GraphDegrees&) const override {
     return {0.0, 1.0, AlgorithmCopies::Sends::kNone};
   }
   std::unique_ptr<Algorithm> build(World& w) const override {

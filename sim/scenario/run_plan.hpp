@@ -1,0 +1,41 @@
+// What a run will build, decided once from its validated scenario: the graphs, their degrees and
+// the memory estimate that counts them. The estimate is checked in two passes so that nothing
+// large is built before it could be refused: from the scenario alone (a lower bound, before any
+// graph exists: a complete graph of many agents is itself large), then with the graphs' degrees.
+// build_world takes the plan over, so no graph is built twice.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/scenario/graph_degrees.hpp"
+#include "sim/scenario/memory_estimate.hpp"
+#include "sim/scenario/scenario_spec.hpp"
+#include "topologies/graph.hpp"
+
+namespace dlsim {
+
+struct RunPlan {
+  uint32_t agents = 1;  ///< the agents that run: 1 for a centralized run
+  /// The agents' graph of links: the topology, or with a dynamic topology its underlay (nodes
+  /// only while its complete links stay implicit, sim/network/complete_links.hpp).
+  topo::Graph graph;
+  /// A dynamic topology's graphs (topo::DynamicSpec::graphs: a sequence's, in order, or
+  /// random_matching's base graph); empty otherwise.
+  std::vector<topo::Graph> dynamic_graphs;
+  GraphDegrees degrees;   ///< of the graphs above
+  MemoryEstimate memory;  ///< of the run, counting the graphs above
+};
+
+/// Plans a run of `spec` within `available_bytes` of memory; InputError (check_memory_fits:
+/// naming the file, the key and the estimate) when it cannot fit, before the graphs are built
+/// if the scenario alone says so.
+RunPlan plan_run(const ScenarioSpec& spec, uint64_t available_bytes);
+/// plan_run against available_memory_bytes() (no bound when it cannot be read).
+RunPlan plan_run(const ScenarioSpec& spec);
+
+/// The graphs of a run of `spec` and their degrees, without an estimate or a memory check (the
+/// estimate's tests read estimates of runs too large to make).
+RunPlan plan_graphs(const ScenarioSpec& spec);
+
+}  // namespace dlsim

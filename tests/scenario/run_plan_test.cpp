@@ -1,0 +1,80 @@
+// One plan per run (sim/scenario/run_plan.hpp): its estimate counts the graphs the world is then
+// built over, and a run too large for memory is refused before those graphs exist.
+#include "sim/scenario/run_plan.hpp"
+
+#include <doctest/doctest.h>
+#include <sys/resource.h>
+
+#include "scenario_test_helpers.hpp"
+#include "sim/scenario/world.hpp"
+
+using namespace dlsim;
+using nlohmann::json;
+
+namespace {
+
+constexpr uint64_t kGiB = uint64_t{1} << 30;
+
+ScenarioSpec spec_of(const json& j) { return parse_scenario(j, "s.json"); }
+
+// The process's peak resident size so far (Linux reports KiB).
+uint64_t peak_rss_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;
+}
+
+}  // namespace
+
+TEST_CASE("the plan's estimate counts the graphs and models the world is built over") {
+  // CHOCO keeps a copy per neighbour: its copies follow the graph's mean degree (4 here).
+  const ScenarioSpec s = spec_of(json::parse(R"({"name": "t", "agents": 12,
+      "model": {"kind": "quadratic", "dim": 50},
+      "topology": {"kind": "random_regular", "degree": 4},
+      "algorithm": {"kind": "choco", "gamma": 0.5}, "trigger": {"kind": "always"},
+      "run": {"iterations": 5}})"));
+  RunPlan plan = plan_run(s, 16 * kGiB);
+  CHECK(plan.agents == 12);
+  CHECK(plan.degrees.largest == 4);
+  CHECK(plan.degrees.mean == 4.0);
+  // x, g, the quadratic's target; CHOCO's x^_i and a copy per neighbour.
+  CHECK(plan.memory.vectors_per_agent == 2.0 + 1.0 + 1.0 + 4.0);
+  const size_t edges = plan.graph.edges().size();
+  const uint64_t parameters = plan.memory.parameters;
+  const std::unique_ptr<World> w = build_world(s, std::move(plan), {});
+  CHECK(w->graph.edges().size() == edges);
+  CHECK(edges == 12 * 4 / 2);
+  CHECK(w->degrees.largest == 4);
+  CHECK(w->parameter_count() == parameters);
+}
+
+TEST_CASE("a dynamic sequence's graphs are built once, for the estimate and the overlay alike") {
+  const ScenarioSpec s = spec_of(json::parse(R"({"name": "t", "agents": 9,
+      "model": {"kind": "quadratic", "dim": 10},
+      "topology": {"dynamic": {"kind": "sequence", "every": 2,
+          "topologies": [{"kind": "ring"}, {"kind": "torus", "rows": 3, "cols": 3}]}},
+      "algorithm": {"kind": "choco", "gamma": 0.5}, "trigger": {"kind": "always"},
+      "run": {"iterations": 5}})"));
+  const RunPlan plan = plan_run(s, 16 * kGiB);
+  REQUIRE(plan.dynamic_graphs.size() == 2);
+  CHECK(plan.degrees.dynamic_largest == 4);  // the 3 x 3 torus; the ring has 2
+  CHECK(plan.degrees.dynamic_mean == 4.0);
+  // x, g, the target; x^_i, the whole copy for new edges and the sequence's largest mean degree.
+  CHECK(plan.memory.vectors_per_agent == 3.0 + 2.0 + 4.0);
+}
+
+TEST_CASE("a run too large for memory is refused before its graphs are built") {
+  // 4,400 agents on a complete graph: 9.7 million edges (the loader's limit is 10 million), an
+  // estimated 4 GiB of links, refused from the scenario alone. Built first, the graph raised the
+  // peak by 388 MB (measured with the first pass removed).
+  const ScenarioSpec s = spec_of(json::parse(R"({"name": "t", "agents": 4400,
+      "model": {"kind": "quadratic", "dim": 10}, "topology": {"kind": "complete"},
+      "algorithm": {"kind": "dpsgd"}, "run": {"iterations": 5}})"));
+  const uint64_t before = peak_rss_bytes();
+  const std::string e = testing::input_error_of([&] { plan_run(s, kGiB); });
+  CHECK(e.starts_with("s.json: /topology: the run needs an estimated "));
+  INFO(e);
+  CHECK(e.find("for links") != std::string::npos);
+  CHECK_MESSAGE(peak_rss_bytes() - before < (uint64_t{128} << 20),
+                "the peak grew by " << (peak_rss_bytes() - before) << " B");
+}
