@@ -1,71 +1,28 @@
 // Counts heap allocations around every rule and attack once the workspace is sized, as
-// tests/models/no_alloc_test.cpp does for training steps: this executable wraps glibc's malloc,
-// calloc and realloc; under AddressSanitizer, which owns malloc, the test is skipped.
+// tests/models/no_alloc_test.cpp does for training steps (tests/malloc_count.hpp); skipped under
+// AddressSanitizer, which owns malloc.
 #include <doctest/doctest.h>
 
-#include <atomic>
-#include <cstddef>
 #include <vector>
 
+#include "../malloc_count.hpp"
 #include "../skip.hpp"
 #include "robust_fixture.hpp"
 #include "sim/core/random.hpp"
 #include "sim/robust/aggregation_rule.hpp"
 #include "sim/robust/attacks.hpp"
 
-#if defined(__SANITIZE_ADDRESS__) || !defined(__GLIBC__)
-#define DLSIM_COUNT_MALLOC 0
-#else
-#define DLSIM_COUNT_MALLOC 1
-#endif
-
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-[[maybe_unused]] void count() {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-}
-}  // namespace
-
-#if DLSIM_COUNT_MALLOC
-extern "C" {
-void* __libc_malloc(size_t);
-void* __libc_calloc(size_t, size_t);
-void* __libc_realloc(void*, size_t);
-void* malloc(size_t n) {
-  count();
-  return __libc_malloc(n);
-}
-void* calloc(size_t n, size_t size) {
-  count();
-  return __libc_calloc(n, size);
-}
-void* realloc(void* p, size_t n) {
-  count();
-  return __libc_realloc(p, n);
-}
-}
-#endif
-
 using namespace dlsim;
+using dlsim::testing::allocations_during;
 
 namespace {
 
 volatile const void* g_sink = nullptr;
 
-template <class F>
-long allocations_during(F&& f) {
-  g_allocations = 0;
-  g_counting = true;
-  f();
-  g_counting = false;
-  return g_allocations.load();
-}
-
 }  // namespace
 
 TEST_CASE("every robust rule and attack allocates nothing once its workspace is sized") {
-  if (!DLSIM_COUNT_MALLOC)
+  if (!testing::kCountsMalloc)
     return dlsim::skip_test("malloc is not glibc's here (AddressSanitizer owns it)");
   // The counter sees an allocation: the zeros below are not vacuous.
   CHECK(allocations_during([] {
