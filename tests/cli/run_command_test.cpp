@@ -192,6 +192,26 @@ TEST_CASE("dynamic topologies: threads 1 and 2 give identical fingerprints") {
   }
 }
 
+TEST_CASE("adapt-then-combine: threads 1 and 2 give identical fingerprints in both time modes") {
+  // D-PSGD mixing after the local step, sync and async, over a static ring and epidemic s = 2.
+  const std::string atc = R"(/algorithm/order="adapt_then_combine")";
+  for (const char* mode : {R"(/time/mode="sync")", R"(/time/mode="async")"})
+    for (const char* topology : {R"(/topology={"kind":"ring"})",
+                                 R"(/topology={"dynamic":{"kind":"epidemic","s":2}})"}) {
+      CAPTURE(mode);
+      CAPTURE(topology);
+      const std::vector<std::string> extra{"--set", atc, "--set", mode, "--set", topology};
+      std::vector<std::string> one = extra, two = extra;
+      one.insert(one.end(), {"--threads", "1"});
+      two.insert(two.end(), {"--threads", "2"});
+      const std::string a = fingerprint_of(smoke("dpsgd"), one);
+      CHECK(a == fingerprint_of(smoke("dpsgd"), two));
+      std::vector<std::string> combine_first = extra;
+      combine_first[1] = R"(/algorithm/order="combine_then_adapt")";
+      CHECK(a != fingerprint_of(smoke("dpsgd"), combine_first));  // the order changed the run
+    }
+}
+
 TEST_CASE("the implicit complete underlay gives the fingerprint of a materialised complete graph") {
   // An override that repeats the default latency makes the complete underlay materialised
   // (sim/scenario/underlay.cpp) without changing any link.
