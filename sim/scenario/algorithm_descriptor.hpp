@@ -32,18 +32,18 @@ struct TopologySpec;
 struct AlgorithmCapabilities {
   bool async = true;                  // time.mode "async"
   std::string_view sync_only_reason;  // why not, when async is false (for the error message)
-  bool rounds_in_async = false;   // a collective: async mode runs it in sync rounds all the same
-  bool dynamic = false;               // a dynamic topology (topology.dynamic) in sync mode
-  bool dynamic_async = false;         // ... and in async mode
-  bool churn = false;                 // agents that leave and return
-  bool lossy_links = true;            // network.loss and network.failures (lost messages)
-  bool compression = false;           // algorithm.compression on the parameter vectors it sends
-  bool per_tensor = false;            // a threshold per tensor (trigger granularity "layer")
-  bool model_trigger = true;          // a threshold on the whole model (granularity "model")
-  bool alpha_threshold = false;       // trigger form "alpha" (scaled by DETSGRAD's step size)
-  bool optimizer = true;              // takes /optimizer (DETSGRAD's step sizes are its own)
-  bool service_node = false;          // a node after the agents (EASGD's server) with its own links
-  bool centralized = false;           // one agent with all the data: the reference run
+  bool rounds_in_async = false;  // a collective: async mode runs it in sync rounds all the same
+  bool dynamic = false;          // a dynamic topology (topology.dynamic) in sync mode
+  bool dynamic_async = false;    // ... and in async mode
+  bool churn = false;            // agents that leave and return
+  bool lossy_links = true;       // network.loss and network.failures (lost messages)
+  bool compression = false;      // algorithm.compression on the parameter vectors it sends
+  bool per_tensor = false;       // a threshold per tensor (trigger granularity "layer")
+  bool model_trigger = true;     // a threshold on the whole model (granularity "model")
+  bool alpha_threshold = false;  // trigger form "alpha" (scaled by DETSGRAD's step size)
+  bool optimizer = true;         // takes /optimizer (DETSGRAD's step sizes are its own)
+  bool service_node = false;     // a node after the agents (EASGD's server) with its own links
+  bool centralized = false;      // one agent with all the data: the reference run
   /// The trigger kinds it takes; empty: it takes no trigger.
   std::vector<TriggerKind> triggers;
 };
@@ -113,6 +113,32 @@ class AlgorithmDescriptor {
  private:
   std::string_view name_, summary_;  // literals
   AlgorithmCapabilities capabilities_;
+};
+
+/// A descriptor whose options are an `Options` (deriving from AlgorithmOptions, its defaults in
+/// its member initializers). Making the options and casting them back is said here once, so a
+/// descriptor states only its own keys: what it reads, and how it writes them back.
+template <class Options>
+class DescriptorWith : public AlgorithmDescriptor {
+ public:
+  using AlgorithmDescriptor::AlgorithmDescriptor;
+
+  std::shared_ptr<const AlgorithmOptions> parse(JsonObject& o,
+                                                const AlgorithmParseContext& context) const final {
+    auto options = std::make_shared<Options>();
+    read(o, context, *options);
+    return options;
+  }
+  void to_json(const AlgorithmOptions* options, nlohmann::json& out) const final {
+    write(dynamic_cast<const Options&>(*options), out);
+  }
+
+ protected:
+  /// Reads the options keys of /algorithm into `options`, which holds the defaults.
+  virtual void read(JsonObject& o, const AlgorithmParseContext& context,
+                    Options& options) const = 0;
+  /// Writes every option back, defaults filled in: read(write(options)) gives options again.
+  virtual void write(const Options& options, nlohmann::json& out) const = 0;
 };
 
 }  // namespace dlsim
