@@ -141,4 +141,11 @@ class DescriptorWith : public AlgorithmDescriptor {
   virtual void write(const Options& options, nlohmann::json& out) const = 0;
 };
 
+/// The one instance of `Descriptor`, made on first use: what an algorithm's accessor returns.
+template <class Descriptor>
+const AlgorithmDescriptor& the_descriptor() {
+  static const Descriptor kDescriptor;
+  return kDescriptor;
+}
+
 }  // namespace dlsim

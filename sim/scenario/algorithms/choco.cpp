@@ -117,9 +117,6 @@ class ChocoDescriptor final : public DescriptorWith<ChocoOptions> {
 
 }  // namespace
 
-const AlgorithmDescriptor& choco_descriptor() {
-  static const ChocoDescriptor kDescriptor;
-  return kDescriptor;
-}
+const AlgorithmDescriptor& choco_descriptor() { return the_descriptor<ChocoDescriptor>(); }
 
 }  // namespace dlsim

@@ -123,9 +123,6 @@ class DetsgradDescriptor final : public DescriptorWith<DetsgradOptions> {
 
 }  // namespace
 
-const AlgorithmDescriptor& detsgrad_descriptor() {
-  static const DetsgradDescriptor kDescriptor;
-  return kDescriptor;
-}
+const AlgorithmDescriptor& detsgrad_descriptor() { return the_descriptor<DetsgradDescriptor>(); }
 
 }  // namespace dlsim

@@ -46,9 +46,6 @@ class DpsgdDescriptor final : public DescriptorWith<DpsgdOptions> {
 
 }  // namespace
 
-const AlgorithmDescriptor& dpsgd_descriptor() {
-  static const DpsgdDescriptor kDescriptor;
-  return kDescriptor;
-}
+const AlgorithmDescriptor& dpsgd_descriptor() { return the_descriptor<DpsgdDescriptor>(); }
 
 }  // namespace dlsim

@@ -108,9 +108,6 @@ class EasgdDescriptor final : public DescriptorWith<EasgdOptions> {
 
 }  // namespace
 
-const AlgorithmDescriptor& easgd_descriptor() {
-  static const EasgdDescriptor kDescriptor;
-  return kDescriptor;
-}
+const AlgorithmDescriptor& easgd_descriptor() { return the_descriptor<EasgdDescriptor>(); }
 
 }  // namespace dlsim

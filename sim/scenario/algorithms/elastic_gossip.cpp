@@ -44,8 +44,7 @@ class ElasticGossipDescriptor final : public DescriptorWith<ElasticGossipOptions
 }  // namespace
 
 const AlgorithmDescriptor& elastic_gossip_descriptor() {
-  static const ElasticGossipDescriptor kDescriptor;
-  return kDescriptor;
+  return the_descriptor<ElasticGossipDescriptor>();
 }
 
 }  // namespace dlsim

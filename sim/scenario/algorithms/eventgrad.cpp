@@ -48,9 +48,6 @@ class EventgradDescriptor final : public DescriptorWith<EventgradOptions> {
 
 }  // namespace
 
-const AlgorithmDescriptor& eventgrad_descriptor() {
-  static const EventgradDescriptor kDescriptor;
-  return kDescriptor;
-}
+const AlgorithmDescriptor& eventgrad_descriptor() { return the_descriptor<EventgradDescriptor>(); }
 
 }  // namespace dlsim

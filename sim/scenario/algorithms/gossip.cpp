@@ -58,9 +58,6 @@ AlgorithmCapabilities gossip_capabilities() {
   return c;
 }
 
-const AlgorithmDescriptor& gossip_descriptor() {
-  static const GossipDescriptor kDescriptor;
-  return kDescriptor;
-}
+const AlgorithmDescriptor& gossip_descriptor() { return the_descriptor<GossipDescriptor>(); }
 
 }  // namespace dlsim
