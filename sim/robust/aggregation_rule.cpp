@@ -4,31 +4,20 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <iterator>
 
 #include "sim/core/error.hpp"
 
 namespace dlsim {
 
 std::string_view to_string(AggregationKind kind) {
-  switch (kind) {
-    case AggregationKind::kMean:
-      return "mean";
-    case AggregationKind::kClippedGossip:
-      return "clipped_gossip";
-    case AggregationKind::kTrimmedMean:
-      return "trimmed_mean";
-    case AggregationKind::kMedian:
-      return "median";
-    case AggregationKind::kKrum:
-      return "krum";
-    case AggregationKind::kMultiKrum:
-      return "multi_krum";
-    case AggregationKind::kGeometricMedian:
-      return "geometric_median";
-    case AggregationKind::kBalance:
-      return "balance";
-  }
-  return "unknown";
+  // In AggregationKind's order.
+  static constexpr std::string_view kNames[] = {
+      "mean", "clipped_gossip", "trimmed_mean",     "median",
+      "krum", "multi_krum",     "geometric_median", "balance"};
+  static_assert(std::size(kNames) == static_cast<size_t>(AggregationKind::kBalance) + 1);
+  const auto index = static_cast<size_t>(kind);
+  return index < std::size(kNames) ? kNames[index] : "unknown";
 }
 
 std::string refusal(const AggregationSpec& spec, size_t members) {
