@@ -4,20 +4,17 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <iterator>
 
+#include "sim/core/enum_name.hpp"
 #include "sim/core/error.hpp"
 
 namespace dlsim {
 
 std::string_view to_string(AggregationKind kind) {
-  // In AggregationKind's order.
   static constexpr std::string_view kNames[] = {
       "mean", "clipped_gossip", "trimmed_mean",     "median",
       "krum", "multi_krum",     "geometric_median", "balance"};
-  static_assert(std::size(kNames) == static_cast<size_t>(AggregationKind::kBalance) + 1);
-  const auto index = static_cast<size_t>(kind);
-  return index < std::size(kNames) ? kNames[index] : "unknown";
+  return enum_name<AggregationKind::kBalance>(kNames, kind, "unknown");
 }
 
 std::string refusal(const AggregationSpec& spec, size_t members) {
