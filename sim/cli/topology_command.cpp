@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/core/units.hpp"
+#include "sim/scenario/topology_kind_keys.hpp"
 
 namespace dlsim::cli {
 namespace {
@@ -16,26 +17,14 @@ using topo::TopologyKind;
 // "torus 4 x 4", "random_regular, degree 3", "edge_list net.txt": the kind and what sizes it.
 std::string describe_kind(const topo::TopologySpec& s) {
   const std::string_view kind = topo::to_string(s.kind);
-  switch (s.kind) {
-    case TopologyKind::kGrid:
-    case TopologyKind::kTorus:
-      return fmt::format("{} {} x {}", kind, s.rows, s.cols);
-    case TopologyKind::kRandomRegular:
-      return fmt::format("{}, degree {}", kind, s.degree);
-    case TopologyKind::kErdosRenyi:
-      return fmt::format("{}, p {}", kind, s.p);
-    case TopologyKind::kWattsStrogatz:
-      return fmt::format("{}, k {}, beta {}", kind, s.k, s.beta);
-    case TopologyKind::kBarabasiAlbert:
-      return fmt::format("{}, m {}", kind, s.m);
-    case TopologyKind::kRandomGeometric:
-      return fmt::format("{}, radius {}", kind, s.radius);
-    case TopologyKind::kEdgeList:
-    case TopologyKind::kDot:
-      return fmt::format("{} {}", kind, s.file);
-    default:
-      return std::string(kind);
-  }
+  if (s.kind == TopologyKind::kGrid || s.kind == TopologyKind::kTorus)
+    return fmt::format("{} {} x {}", kind, s.rows, s.cols);
+  if (s.kind == TopologyKind::kEdgeList || s.kind == TopologyKind::kDot)
+    return fmt::format("{} {}", kind, s.file);
+  std::string text(kind);
+  for (const TopologyKindKey& key : topology_kind_keys(s.kind))
+    key.with_field(s, [&](const auto& value) { text += fmt::format(", {} {}", key.name, value); });
+  return text;
 }
 
 std::string diameter_text(const topo::GraphMetrics& m) {

@@ -5,30 +5,16 @@
 
 #include <cmath>
 
+#include "sim/core/enum_name.hpp"
 #include "sim/core/error.hpp"
 
 namespace dlsim {
 
 std::string_view to_string(AggregationKind kind) {
-  switch (kind) {
-    case AggregationKind::kMean:
-      return "mean";
-    case AggregationKind::kClippedGossip:
-      return "clipped_gossip";
-    case AggregationKind::kTrimmedMean:
-      return "trimmed_mean";
-    case AggregationKind::kMedian:
-      return "median";
-    case AggregationKind::kKrum:
-      return "krum";
-    case AggregationKind::kMultiKrum:
-      return "multi_krum";
-    case AggregationKind::kGeometricMedian:
-      return "geometric_median";
-    case AggregationKind::kBalance:
-      return "balance";
-  }
-  return "unknown";
+  static constexpr std::string_view kNames[] = {
+      "mean", "clipped_gossip", "trimmed_mean",     "median",
+      "krum", "multi_krum",     "geometric_median", "balance"};
+  return enum_name<AggregationKind::kBalance>(kNames, kind, "unknown");
 }
 
 std::string refusal(const AggregationSpec& spec, size_t members) {

@@ -118,4 +118,37 @@ class AlgorithmDescriptor {
   AlgorithmCapabilities capabilities_;
 };
 
+/// A descriptor whose options are an `Options` (deriving from AlgorithmOptions, its defaults in
+/// its member initializers). Making the options and casting them back is said here once, so a
+/// descriptor states only its own keys: what it reads, and how it writes them back.
+template <class Options>
+class DescriptorWith : public AlgorithmDescriptor {
+ public:
+  using AlgorithmDescriptor::AlgorithmDescriptor;
+
+  std::shared_ptr<const AlgorithmOptions> parse(JsonObject& o,
+                                                const AlgorithmParseContext& context) const final {
+    auto options = std::make_shared<Options>();
+    read(o, context, *options);
+    return options;
+  }
+  void to_json(const AlgorithmOptions* options, nlohmann::json& out) const final {
+    write(dynamic_cast<const Options&>(*options), out);
+  }
+
+ protected:
+  /// Reads the options keys of /algorithm into `options`, which holds the defaults.
+  virtual void read(JsonObject& o, const AlgorithmParseContext& context,
+                    Options& options) const = 0;
+  /// Writes every option back, defaults filled in: read(write(options)) gives options again.
+  virtual void write(const Options& options, nlohmann::json& out) const = 0;
+};
+
+/// The one instance of `Descriptor`, made on first use: what an algorithm's accessor returns.
+template <class Descriptor>
+const AlgorithmDescriptor& the_descriptor() {
+  static const Descriptor kDescriptor;
+  return kDescriptor;
+}
+
 }  // namespace dlsim

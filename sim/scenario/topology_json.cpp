@@ -6,11 +6,14 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
+#include <type_traits>
 #include <vector>
 
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 #include "sim/scenario/json_object.hpp"
+#include "sim/scenario/topology_kind_keys.hpp"
 
 namespace dlsim {
 namespace {
@@ -18,36 +21,11 @@ namespace {
 using nlohmann::json;
 using topo::TopologyKind;
 
-// The keys every kind accepts, and each kind's own.
+// The keys every kind accepts (each kind's own: topology_kind_keys).
 const std::vector<std::string>& common_keys() {
   static const std::vector<std::string> keys{"kind",      "n",         "latency",
                                              "bandwidth", "overrides", "seed"};
   return keys;
-}
-
-std::vector<std::string> kind_keys(TopologyKind kind) {
-  switch (kind) {
-    case TopologyKind::kGrid:
-    case TopologyKind::kTorus:
-      return {"rows", "cols"};
-    case TopologyKind::kHypercube:
-      return {"dimension"};
-    case TopologyKind::kRandomRegular:
-      return {"degree"};
-    case TopologyKind::kErdosRenyi:
-      return {"p"};
-    case TopologyKind::kWattsStrogatz:
-      return {"k", "beta"};
-    case TopologyKind::kBarabasiAlbert:
-      return {"m"};
-    case TopologyKind::kRandomGeometric:
-      return {"radius"};
-    case TopologyKind::kEdgeList:
-    case TopologyKind::kDot:
-      return {"file"};
-    default:
-      return {};
-  }
 }
 
 // A topology object read through JsonObject, the one JSON reader.
@@ -87,7 +65,7 @@ TopologyKind read_kind(Reader& r) {
 
 void check_keys(const Reader& r, TopologyKind kind) {
   std::vector<std::string> allowed = common_keys();
-  for (std::string& k : kind_keys(kind)) allowed.push_back(std::move(k));
+  for (const TopologyKindKey& key : topology_kind_keys(kind)) allowed.push_back(key.name);
   r.expect_keys(allowed, fmt::format("a \"{}\" topology has {}", topo::to_string(kind),
                                      fmt::join(allowed, ", ")));
 }
@@ -146,16 +124,23 @@ void read_size(Reader& r, topo::TopologySpec& spec, std::optional<uint32_t> agen
                                                       : "missing key \"n\"");
 }
 
+// The kind's own keys, into their fields; a lattice's rows and cols were read with its size.
 void read_parameters(Reader& r, topo::TopologySpec& spec) {
-  for (const std::string& key : kind_keys(spec.kind))
-    if (!r.has(key) && key != "dimension") r.fail_here(fmt::format("missing key \"{}\"", key));
-  if (r.has("degree")) spec.degree = count(r, "degree");
-  if (r.has("p")) spec.p = r.number("p");
-  if (r.has("k")) spec.k = count(r, "k");
-  if (r.has("beta")) spec.beta = r.number("beta");
-  if (r.has("m")) spec.m = count(r, "m");
-  if (r.has("radius")) spec.radius = r.number("radius");
-  if (r.has("file")) spec.file = r.file_path("file");
+  const std::span<const TopologyKindKey> keys = topology_kind_keys(spec.kind);
+  for (const TopologyKindKey& key : keys)
+    if (!r.has(key.name) && key.name != "dimension")
+      r.fail_here(fmt::format("missing key \"{}\"", key.name));
+  if (spec.kind == TopologyKind::kGrid || spec.kind == TopologyKind::kTorus) return;
+  for (const TopologyKindKey& key : keys)
+    key.with_field(spec, [&](auto& value) {
+      using Value = std::decay_t<decltype(value)>;
+      if constexpr (std::is_same_v<Value, uint32_t>)
+        value = count(r, key.name);
+      else if constexpr (std::is_same_v<Value, double>)
+        value = r.number(key.name);
+      else
+        value = r.file_path(key.name);
+    });
 }
 
 void read_edges(Reader& r, topo::TopologySpec& spec) {

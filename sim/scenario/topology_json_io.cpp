@@ -7,11 +7,13 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 #include "sim/scenario/json_depth.hpp"
 #include "sim/scenario/topology_json.hpp"
+#include "sim/scenario/topology_kind_keys.hpp"
 #include "topologies/generators.hpp"
 #include "topologies/writers.hpp"
 
@@ -29,33 +31,13 @@ json range_to_json(const topo::ValueRange<T>& range, Format format) {
 
 json kind_parameters(const topo::TopologySpec& s) {
   json j = json::object();
-  switch (s.kind) {
-    case TopologyKind::kGrid:
-    case TopologyKind::kTorus:
-      j = {{"rows", s.rows}, {"cols", s.cols}};
-      break;
-    case TopologyKind::kRandomRegular:
-      j["degree"] = s.degree;
-      break;
-    case TopologyKind::kErdosRenyi:
-      j["p"] = s.p;
-      break;
-    case TopologyKind::kWattsStrogatz:
-      j = {{"k", s.k}, {"beta", s.beta}};
-      break;
-    case TopologyKind::kBarabasiAlbert:
-      j["m"] = s.m;
-      break;
-    case TopologyKind::kRandomGeometric:
-      j["radius"] = s.radius;
-      break;
-    case TopologyKind::kEdgeList:
-    case TopologyKind::kDot:
-      j["file"] = std::filesystem::absolute(s.file).string();
-      break;
-    default:
-      break;
-  }
+  for (const TopologyKindKey& key : topology_kind_keys(s.kind))
+    key.with_field(s, [&](const auto& value) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::string>)
+        j[key.name] = std::filesystem::absolute(value).string();
+      else
+        j[key.name] = value;
+    });
   return j;
 }
 
@@ -126,8 +108,7 @@ void write_topology_dot(const topo::Graph& graph, const std::string& path) {
   if (ec) {
     std::error_code ignored;
     std::filesystem::remove(tmp, ignored);
-    throw EnvironmentError(
-        fmt::format("{}: cannot rename {} to it: {}", path, tmp, ec.message()));
+    throw EnvironmentError(fmt::format("{}: cannot rename {} to it: {}", path, tmp, ec.message()));
   }
 }
 

@@ -45,6 +45,20 @@ TEST_CASE("dlsim topology prints the torus4x4 metrics table") {
         "bandwidth     min 100Mbps, max 100Mbps\n");
 }
 
+TEST_CASE("dlsim topology names a kind's own parameters after the kind, and none for a hypercube") {
+  const auto first_line = [](const std::string& name, const std::string& json) {
+    const std::string file = write_file(name, json);
+    const char* argv[] = {"dlsim", "topology", file.c_str()};
+    std::ostringstream out, err;
+    REQUIRE(dlsim::cli::run_cli(3, argv, out, err) == 0);
+    return out.str().substr(0, out.str().find('\n'));
+  };
+  CHECK(first_line("ws.json", R"({"kind": "watts_strogatz", "n": 12, "k": 4, "beta": 0.25})") ==
+        "topology      watts_strogatz, k 4, beta 0.25 (seed 1)");
+  CHECK(first_line("cube.json", R"({"kind": "hypercube", "dimension": 3})") ==
+        "topology      hypercube (seed 1)");
+}
+
 TEST_CASE("the dlsim binary exits 0 on a good file") {
   const BinaryRun r = run_binary("good", kSource + "/topologies/examples/ring16.json");
   CHECK(r.exit_code == 2);  // no subcommand given

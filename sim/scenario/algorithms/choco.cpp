@@ -42,27 +42,11 @@ AlgorithmCapabilities capabilities_of_choco() {
   return c;
 }
 
-class ChocoDescriptor final : public AlgorithmDescriptor {
+class ChocoDescriptor final : public DescriptorWith<ChocoOptions> {
  public:
   ChocoDescriptor()
-      : AlgorithmDescriptor("choco",
-                            "CHOCO-SGD: compressed gossip with error feedback (public copies)",
-                            capabilities_of_choco()) {}
-  std::shared_ptr<const AlgorithmOptions> parse(JsonObject& o,
-                                                const AlgorithmParseContext&) const override {
-    auto c = std::make_shared<ChocoOptions>();
-    c->mixing = parse_mixing(o);
-    c->gamma = o.number("gamma", {}, 0.0, 1.0);
-    if (c->gamma <= 0.0) o.fail("gamma", "the consensus step size must be in (0, 1], got 0");
-    c->local_steps = o.integer("local_steps", 1, 1);
-    return c;
-  }
-  void to_json(const AlgorithmOptions* options, nlohmann::json& j) const override {
-    const auto& c = dynamic_cast<const ChocoOptions&>(*options);
-    j["weights"] = std::string(topo::to_string(c.mixing));
-    j["gamma"] = c.gamma;
-    j["local_steps"] = c.local_steps;
-  }
+      : DescriptorWith("choco", "CHOCO-SGD: compressed gossip with error feedback (public copies)",
+                       capabilities_of_choco()) {}
   void check(const ScenarioSpec& s) const override {
     if (s.dynamic && s.algorithm.options_as<ChocoOptions>().local_steps != 1)
       throw InputError(
@@ -103,13 +87,23 @@ class ChocoDescriptor final : public AlgorithmDescriptor {
                                      c.local_steps);
     });
   }
+
+ private:
+  void read(JsonObject& o, const AlgorithmParseContext&, ChocoOptions& c) const override {
+    c.mixing = parse_mixing(o);
+    c.gamma = o.number("gamma", {}, 0.0, 1.0);
+    if (c.gamma <= 0.0) o.fail("gamma", "the consensus step size must be in (0, 1], got 0");
+    c.local_steps = o.integer("local_steps", 1, 1);
+  }
+  void write(const ChocoOptions& c, nlohmann::json& j) const override {
+    j["weights"] = std::string(topo::to_string(c.mixing));
+    j["gamma"] = c.gamma;
+    j["local_steps"] = c.local_steps;
+  }
 };
 
 }  // namespace
 
-const AlgorithmDescriptor& choco_descriptor() {
-  static const ChocoDescriptor kDescriptor;
-  return kDescriptor;
-}
+const AlgorithmDescriptor& choco_descriptor() { return the_descriptor<ChocoDescriptor>(); }
 
 }  // namespace dlsim

@@ -17,52 +17,12 @@ AlgorithmCapabilities capabilities_of_detsgrad() {
   return c;
 }
 
-class DetsgradDescriptor final : public AlgorithmDescriptor {
+class DetsgradDescriptor final : public DescriptorWith<DetsgradOptions> {
  public:
   DetsgradDescriptor()
-      : AlgorithmDescriptor("detsgrad",
-                            "DETSGRAD: event-triggered consensus + innovation, decaying step sizes",
-                            capabilities_of_detsgrad()) {}
-
-  std::shared_ptr<const AlgorithmOptions> parse(JsonObject& o,
-                                                const AlgorithmParseContext& c) const override {
-    auto options = std::make_shared<DetsgradOptions>();
-    DetsgradSpec& d = options->spec;
-    d.alpha.a = o.number("a", 0.1, 0.0);
-    d.alpha.d = o.number("da", 1.0, 0.0);
-    d.beta.a = o.number("b", 2.525 * d.alpha.a, 0.0);
-    d.beta.d = o.number("db", 0.1, 0.0);
-    d.alpha.eps = d.beta.eps = o.number("eps", 1e-5, 0.0);
-    options->gradient_scale_is_n = o.has("gradient_scale") && o.raw("gradient_scale").is_string();
-    if (options->gradient_scale_is_n) {
-      if (o.string("gradient_scale") != "n")
-        o.fail("gradient_scale", "expected 1 or \"n\" (the number of agents)");
-      d.gradient_scale = c.agents;
-    } else {
-      d.gradient_scale = o.number("gradient_scale", 1.0, 0.0);
-    }
-    d.consensus = o.choice<ConsensusBase>(
-        "consensus", {{"broadcast", ConsensusBase::kBroadcast}, {"state", ConsensusBase::kState}},
-        ConsensusBase::kBroadcast);
-    d.local_steps = o.integer("local_steps", 1, 1);
-    return options;
-  }
-
-  void to_json(const AlgorithmOptions* options, nlohmann::json& j) const override {
-    const auto& o = dynamic_cast<const DetsgradOptions&>(*options);
-    const DetsgradSpec& d = o.spec;
-    j.update({{"a", d.alpha.a},
-              {"da", d.alpha.d},
-              {"b", d.beta.a},
-              {"db", d.beta.d},
-              {"eps", d.alpha.eps},
-              {"consensus", d.consensus == ConsensusBase::kBroadcast ? "broadcast" : "state"}});
-    if (o.gradient_scale_is_n)
-      j["gradient_scale"] = "n";
-    else
-      j["gradient_scale"] = d.gradient_scale;
-    j["local_steps"] = d.local_steps;
-  }
+      : DescriptorWith("detsgrad",
+                       "DETSGRAD: event-triggered consensus + innovation, decaying step sizes",
+                       capabilities_of_detsgrad()) {}
 
   // On a dynamic topology a new neighbour holds no copy: whole models, every iteration.
   void check(const ScenarioSpec& s) const override {
@@ -121,13 +81,48 @@ class DetsgradDescriptor final : public AlgorithmDescriptor {
                                         make_overlay(w, topo::MixingRule::kMetropolisHastings));
     return std::make_unique<Detsgrad>(d, trigger, w.graph, w.spec.algorithm.compression);
   }
+
+ private:
+  void read(JsonObject& o, const AlgorithmParseContext& c,
+            DetsgradOptions& options) const override {
+    DetsgradSpec& d = options.spec;
+    d.alpha.a = o.number("a", 0.1, 0.0);
+    d.alpha.d = o.number("da", 1.0, 0.0);
+    d.beta.a = o.number("b", 2.525 * d.alpha.a, 0.0);
+    d.beta.d = o.number("db", 0.1, 0.0);
+    d.alpha.eps = d.beta.eps = o.number("eps", 1e-5, 0.0);
+    options.gradient_scale_is_n = o.has("gradient_scale") && o.raw("gradient_scale").is_string();
+    if (options.gradient_scale_is_n) {
+      if (o.string("gradient_scale") != "n")
+        o.fail("gradient_scale", "expected 1 or \"n\" (the number of agents)");
+      d.gradient_scale = c.agents;
+    } else {
+      d.gradient_scale = o.number("gradient_scale", 1.0, 0.0);
+    }
+    d.consensus = o.choice<ConsensusBase>(
+        "consensus", {{"broadcast", ConsensusBase::kBroadcast}, {"state", ConsensusBase::kState}},
+        ConsensusBase::kBroadcast);
+    d.local_steps = o.integer("local_steps", 1, 1);
+  }
+
+  void write(const DetsgradOptions& o, nlohmann::json& j) const override {
+    const DetsgradSpec& d = o.spec;
+    j.update({{"a", d.alpha.a},
+              {"da", d.alpha.d},
+              {"b", d.beta.a},
+              {"db", d.beta.d},
+              {"eps", d.alpha.eps},
+              {"consensus", d.consensus == ConsensusBase::kBroadcast ? "broadcast" : "state"}});
+    if (o.gradient_scale_is_n)
+      j["gradient_scale"] = "n";
+    else
+      j["gradient_scale"] = d.gradient_scale;
+    j["local_steps"] = d.local_steps;
+  }
 };
 
 }  // namespace
 
-const AlgorithmDescriptor& detsgrad_descriptor() {
-  static const DetsgradDescriptor kDescriptor;
-  return kDescriptor;
-}
+const AlgorithmDescriptor& detsgrad_descriptor() { return the_descriptor<DetsgradDescriptor>(); }
 
 }  // namespace dlsim

@@ -15,24 +15,12 @@ AlgorithmCapabilities capabilities_of_dpsgd() {
   return c;
 }
 
-class DpsgdDescriptor final : public AlgorithmDescriptor {
+class DpsgdDescriptor final : public DescriptorWith<DpsgdOptions> {
  public:
   DpsgdDescriptor()
-      : AlgorithmDescriptor("dpsgd",
-                            "D-PSGD: average with the neighbours every iteration (mixing weights)",
-                            capabilities_of_dpsgd()) {}
-  std::shared_ptr<const AlgorithmOptions> parse(JsonObject& o,
-                                                const AlgorithmParseContext&) const override {
-    auto d = std::make_shared<DpsgdOptions>();
-    d->mixing = parse_mixing(o);
-    d->order = parse_order(o);
-    return d;
-  }
-  void to_json(const AlgorithmOptions* options, nlohmann::json& j) const override {
-    const auto& d = dynamic_cast<const DpsgdOptions&>(*options);
-    j["weights"] = std::string(topo::to_string(d.mixing));
-    j["order"] = std::string(to_string(d.order));
-  }
+      : DescriptorWith("dpsgd",
+                       "D-PSGD: average with the neighbours every iteration (mixing weights)",
+                       capabilities_of_dpsgd()) {}
   // This and last iteration's snapshot, the mixing workspace.
   AlgorithmCopies copies(const ScenarioSpec&, const GraphDegrees&) const override {
     return {3.0, 0.0, AlgorithmCopies::Sends::kNeighbours};
@@ -44,13 +32,20 @@ class DpsgdDescriptor final : public AlgorithmDescriptor {
                                      d.order);
     });
   }
+
+ private:
+  void read(JsonObject& o, const AlgorithmParseContext&, DpsgdOptions& d) const override {
+    d.mixing = parse_mixing(o);
+    d.order = parse_order(o);
+  }
+  void write(const DpsgdOptions& d, nlohmann::json& j) const override {
+    j["weights"] = std::string(topo::to_string(d.mixing));
+    j["order"] = std::string(to_string(d.order));
+  }
 };
 
 }  // namespace
 
-const AlgorithmDescriptor& dpsgd_descriptor() {
-  static const DpsgdDescriptor kDescriptor;
-  return kDescriptor;
-}
+const AlgorithmDescriptor& dpsgd_descriptor() { return the_descriptor<DpsgdDescriptor>(); }
 
 }  // namespace dlsim

@@ -19,60 +19,23 @@ AlgorithmCapabilities capabilities_of_easgd() {
   return c;
 }
 
-class EasgdDescriptor final : public AlgorithmDescriptor {
+// A server link's latency or bandwidth: its own `key`, else the network's, which must then be
+// the same on every edge (`plural` names the values in the error).
+template <class T>
+T server_link_value(JsonObject& server, const std::string& key,
+                    T (JsonObject::*read)(const std::string&, std::optional<T>),
+                    const topo::ValueRange<T>& network, std::string_view plural) {
+  if (server.has(key)) return (server.*read)(key, std::nullopt);
+  if (network.is_constant()) return network.min;
+  server.fail(key, fmt::format("required when the topology draws its {} from a range", plural));
+}
+
+class EasgdDescriptor final : public DescriptorWith<EasgdOptions> {
  public:
   EasgdDescriptor()
-      : AlgorithmDescriptor("easgd",
-                            "EASGD: elastic averaging around a parameter server's centre variable",
-                            capabilities_of_easgd()) {}
-
-  // The server's links default to the network's (the topology's constant edge values).
-  std::shared_ptr<const AlgorithmOptions> parse(JsonObject& o,
-                                                const AlgorithmParseContext& c) const override {
-    auto e = std::make_shared<EasgdOptions>();
-    e->alpha = o.number("alpha", 0.1, 0.0, 1.0);
-    if (e->alpha <= 0.0) o.fail("alpha", "the moving rate must be in (0, 1], got 0");
-    JsonObject server = o.object("server", true);
-    const topo::TopologySpec& topology = *c.topology;
-    if (server.has("latency")) {
-      e->server_latency = server.duration("latency");
-    } else if (topology.latency.is_constant()) {
-      e->server_latency = topology.latency.min;
-    } else {
-      server.fail("latency", "required when the topology draws its latencies from a range");
-    }
-    if (server.has("bandwidth")) {
-      e->server_bandwidth_bps = server.rate_bps("bandwidth");
-    } else if (topology.bandwidth_bps.is_constant()) {
-      e->server_bandwidth_bps = topology.bandwidth_bps.min;
-    } else {
-      server.fail("bandwidth", "required when the topology draws its bandwidths from a range");
-    }
-    const bool all = !server.has("links") ||
-                     (server.raw("links").is_string() && server.string("links") == "all");
-    if (!all) {
-      if (server.raw("links").is_string())
-        server.fail("links", "expected \"all\" or a list of agent ids");
-      const std::vector<int64_t> ids = server.integers("links", 0, int64_t{c.agents} - 1);
-      if (ids.empty()) server.fail("links", "the server needs at least one link");
-      for (int64_t id : ids) e->server_links.push_back(static_cast<uint32_t>(id));
-      std::sort(e->server_links.begin(), e->server_links.end());
-      if (std::adjacent_find(e->server_links.begin(), e->server_links.end()) !=
-          e->server_links.end())
-        server.fail("links", "an agent is listed twice");
-    }
-    server.finish();
-    return e;
-  }
-
-  void to_json(const AlgorithmOptions* options, nlohmann::json& j) const override {
-    const auto& e = dynamic_cast<const EasgdOptions&>(*options);
-    j["alpha"] = e.alpha;
-    j["server"] = {
-        {"latency", format_duration(e.server_latency)},
-        {"bandwidth", format_rate(e.server_bandwidth_bps)},
-        {"links", e.server_links.empty() ? nlohmann::json("all") : nlohmann::json(e.server_links)}};
-  }
+      : DescriptorWith("easgd",
+                       "EASGD: elastic averaging around a parameter server's centre variable",
+                       capabilities_of_easgd()) {}
 
   // Pending and sent copies, the server's reply; the centre z.
   AlgorithmCopies copies(const ScenarioSpec&, const GraphDegrees&) const override {
@@ -107,13 +70,44 @@ class EasgdDescriptor final : public AlgorithmDescriptor {
     return std::make_unique<Easgd>(w.spec.algorithm.options_as<EasgdOptions>().alpha,
                                    w.spec.trigger.value_or(TriggerSpec{}), w.spec.time.mode);
   }
+
+ private:
+  // The server's links default to the network's (the topology's constant edge values).
+  void read(JsonObject& o, const AlgorithmParseContext& c, EasgdOptions& e) const override {
+    e.alpha = o.number("alpha", 0.1, 0.0, 1.0);
+    if (e.alpha <= 0.0) o.fail("alpha", "the moving rate must be in (0, 1], got 0");
+    JsonObject server = o.object("server", true);
+    const topo::TopologySpec& topology = *c.topology;
+    e.server_latency =
+        server_link_value(server, "latency", &JsonObject::duration, topology.latency, "latencies");
+    e.server_bandwidth_bps = server_link_value(server, "bandwidth", &JsonObject::rate_bps,
+                                               topology.bandwidth_bps, "bandwidths");
+    const bool all = !server.has("links") ||
+                     (server.raw("links").is_string() && server.string("links") == "all");
+    if (!all) {
+      if (server.raw("links").is_string())
+        server.fail("links", "expected \"all\" or a list of agent ids");
+      const std::vector<int64_t> ids = server.integers("links", 0, int64_t{c.agents} - 1);
+      if (ids.empty()) server.fail("links", "the server needs at least one link");
+      for (int64_t id : ids) e.server_links.push_back(static_cast<uint32_t>(id));
+      std::sort(e.server_links.begin(), e.server_links.end());
+      if (std::adjacent_find(e.server_links.begin(), e.server_links.end()) != e.server_links.end())
+        server.fail("links", "an agent is listed twice");
+    }
+    server.finish();
+  }
+
+  void write(const EasgdOptions& e, nlohmann::json& j) const override {
+    j["alpha"] = e.alpha;
+    j["server"] = {
+        {"latency", format_duration(e.server_latency)},
+        {"bandwidth", format_rate(e.server_bandwidth_bps)},
+        {"links", e.server_links.empty() ? nlohmann::json("all") : nlohmann::json(e.server_links)}};
+  }
 };
 
 }  // namespace
 
-const AlgorithmDescriptor& easgd_descriptor() {
-  static const EasgdDescriptor kDescriptor;
-  return kDescriptor;
-}
+const AlgorithmDescriptor& easgd_descriptor() { return the_descriptor<EasgdDescriptor>(); }
 
 }  // namespace dlsim

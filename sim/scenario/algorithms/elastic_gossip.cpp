@@ -12,21 +12,11 @@ struct ElasticGossipOptions final : AlgorithmOptions {
   double alpha = 0.5;  // the elastic moving rate
 };
 
-class ElasticGossipDescriptor final : public AlgorithmDescriptor {
+class ElasticGossipDescriptor final : public DescriptorWith<ElasticGossipOptions> {
  public:
   ElasticGossipDescriptor()
-      : AlgorithmDescriptor("elastic_gossip",
-                            "Elastic Gossip: an elastic pull between two random peers",
-                            gossip_capabilities()) {}
-  std::shared_ptr<const AlgorithmOptions> parse(JsonObject& o,
-                                                const AlgorithmParseContext&) const override {
-    auto e = std::make_shared<ElasticGossipOptions>();
-    e->alpha = o.number("alpha", 0.5, 0.0, 1.0);
-    return e;
-  }
-  void to_json(const AlgorithmOptions* options, nlohmann::json& j) const override {
-    j["alpha"] = dynamic_cast<const ElasticGossipOptions&>(*options).alpha;
-  }
+      : DescriptorWith("elastic_gossip", "Elastic Gossip: an elastic pull between two random peers",
+                       gossip_capabilities()) {}
   // Two snapshots and the pull workspace.
   AlgorithmCopies copies(const ScenarioSpec&, const GraphDegrees&) const override {
     return {3.0, 0.0, AlgorithmCopies::Sends::kOnePeer};
@@ -41,13 +31,20 @@ class ElasticGossipDescriptor final : public AlgorithmDescriptor {
                                              w.spec.time.mode, c);
     return std::make_unique<ElasticGossip>(alpha, trigger, w.graph, w.spec.time.mode, c);
   }
+
+ private:
+  void read(JsonObject& o, const AlgorithmParseContext&, ElasticGossipOptions& e) const override {
+    e.alpha = o.number("alpha", 0.5, 0.0, 1.0);
+  }
+  void write(const ElasticGossipOptions& e, nlohmann::json& j) const override {
+    j["alpha"] = e.alpha;
+  }
 };
 
 }  // namespace
 
 const AlgorithmDescriptor& elastic_gossip_descriptor() {
-  static const ElasticGossipDescriptor kDescriptor;
-  return kDescriptor;
+  return the_descriptor<ElasticGossipDescriptor>();
 }
 
 }  // namespace dlsim

@@ -21,22 +21,11 @@ AlgorithmCapabilities capabilities_of_eventgrad() {
   return c;
 }
 
-class EventgradDescriptor final : public AlgorithmDescriptor {
+class EventgradDescriptor final : public DescriptorWith<EventgradOptions> {
  public:
   EventgradDescriptor()
-      : AlgorithmDescriptor("eventgrad",
-                            "EventGraD: D-PSGD's averaging, a send threshold per tensor",
-                            capabilities_of_eventgrad()) {}
-  std::shared_ptr<const AlgorithmOptions> parse(JsonObject& o,
-                                                const AlgorithmParseContext&) const override {
-    auto e = std::make_shared<EventgradOptions>();
-    e->mixing = parse_mixing(o);
-    return e;
-  }
-  void to_json(const AlgorithmOptions* options, nlohmann::json& j) const override {
-    j["weights"] =
-        std::string(topo::to_string(dynamic_cast<const EventgradOptions&>(*options).mixing));
-  }
+      : DescriptorWith("eventgrad", "EventGraD: D-PSGD's averaging, a send threshold per tensor",
+                       capabilities_of_eventgrad()) {}
   // x^_i, the pending snapshot, the mixing workspace; async as DETSGRAD's.
   AlgorithmCopies copies(const ScenarioSpec& s, const GraphDegrees&) const override {
     return {s.time.mode == TimeMode::kAsync ? 3.6 : 3.0, 0.0, AlgorithmCopies::Sends::kNeighbours};
@@ -47,13 +36,18 @@ class EventgradDescriptor final : public AlgorithmDescriptor {
       return std::make_unique<Eventgrad>(w.graph, mixing, w.spec.trigger.value_or(TriggerSpec{}));
     });
   }
+
+ private:
+  void read(JsonObject& o, const AlgorithmParseContext&, EventgradOptions& e) const override {
+    e.mixing = parse_mixing(o);
+  }
+  void write(const EventgradOptions& e, nlohmann::json& j) const override {
+    j["weights"] = std::string(topo::to_string(e.mixing));
+  }
 };
 
 }  // namespace
 
-const AlgorithmDescriptor& eventgrad_descriptor() {
-  static const EventgradDescriptor kDescriptor;
-  return kDescriptor;
-}
+const AlgorithmDescriptor& eventgrad_descriptor() { return the_descriptor<EventgradDescriptor>(); }
 
 }  // namespace dlsim

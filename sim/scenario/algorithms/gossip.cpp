@@ -8,24 +8,11 @@
 namespace dlsim {
 namespace {
 
-class GossipDescriptor final : public AlgorithmDescriptor {
+class GossipDescriptor final : public DescriptorWith<GossipOptions> {
  public:
   GossipDescriptor()
-      : AlgorithmDescriptor("gossip", "Gossiping SGD: pull or push one random peer's model",
-                            gossip_capabilities()) {}
-  std::shared_ptr<const AlgorithmOptions> parse(JsonObject& o,
-                                                const AlgorithmParseContext&) const override {
-    auto g = std::make_shared<GossipOptions>();
-    g->mode = o.choice<GossipMode>(
-        "mode", {{"pull", GossipMode::kPull}, {"push", GossipMode::kPush}}, GossipMode::kPull);
-    g->order = parse_order(o);
-    return g;
-  }
-  void to_json(const AlgorithmOptions* options, nlohmann::json& j) const override {
-    const auto& g = dynamic_cast<const GossipOptions&>(*options);
-    j["mode"] = g.mode == GossipMode::kPull ? "pull" : "push";
-    j["order"] = std::string(to_string(g.order));
-  }
+      : DescriptorWith("gossip", "Gossiping SGD: pull or push one random peer's model",
+                       gossip_capabilities()) {}
   void check(const ScenarioSpec& s) const override {
     if (s.algorithm.options_as<GossipOptions>().order == MixingOrder::kAdaptThenCombine &&
         s.time.mode == TimeMode::kAsync)
@@ -48,6 +35,17 @@ class GossipDescriptor final : public AlgorithmDescriptor {
           g.mode, trigger, make_overlay(w, topo::MixingRule::kMetropolisHastings), c, g.order);
     return std::make_unique<GossipSgd>(g.mode, trigger, w.graph, c, g.order);
   }
+
+ private:
+  void read(JsonObject& o, const AlgorithmParseContext&, GossipOptions& g) const override {
+    g.mode = o.choice<GossipMode>(
+        "mode", {{"pull", GossipMode::kPull}, {"push", GossipMode::kPush}}, GossipMode::kPull);
+    g.order = parse_order(o);
+  }
+  void write(const GossipOptions& g, nlohmann::json& j) const override {
+    j["mode"] = g.mode == GossipMode::kPull ? "pull" : "push";
+    j["order"] = std::string(to_string(g.order));
+  }
 };
 
 }  // namespace
@@ -60,9 +58,6 @@ AlgorithmCapabilities gossip_capabilities() {
   return c;
 }
 
-const AlgorithmDescriptor& gossip_descriptor() {
-  static const GossipDescriptor kDescriptor;
-  return kDescriptor;
-}
+const AlgorithmDescriptor& gossip_descriptor() { return the_descriptor<GossipDescriptor>(); }
 
 }  // namespace dlsim
