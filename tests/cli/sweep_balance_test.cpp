@@ -152,7 +152,8 @@ TEST_CASE("mpirun -np 2 ends seven short runs and one eight times as long near t
       fmt::format("runs: long {:.2f} s, first short {:.2f} s, all {:.2f} s; sweep {:.2f} s "
                   "(mpirun {:.2f} s); predicted dealt {:.2f} s, static split {:.2f} s",
                   durations[1], short_s, total_s, sweep_s, mpirun_s, dealt, static_split));
-  REQUIRE(static_split - dealt > short_s);  // else these durations cannot tell the two apart
+  // Else these durations cannot tell the two apart (a loaded machine stretches short runs most).
+  REQUIRE(static_split > 1.1 * dealt);
   CHECK(sweep_s < (dealt + static_split) / 2);
 }
 
