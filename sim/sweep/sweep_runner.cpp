@@ -12,6 +12,7 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -164,42 +165,54 @@ std::string run_one(const SweepRun& run, const SweepOptions& options, std::strin
   return "failed";
 }
 
-// Runs `todo` with `jobs` threads, each run single-threaded.
-void run_all(const std::vector<const SweepRun*>& todo, const SweepOptions& options,
-             SweepProgress& progress, SweepReport& report) {
-  std::atomic<size_t> next{0};
-  std::atomic<unsigned> running{0};
-  std::mutex report_mutex;
-  std::exception_ptr cancelled;  // under report_mutex
+// A run's status as it travels to rank 0 (FinishedRun::outcome).
+constexpr const char* kStatuses[] = {"ok", "diverged", "failed"};
+
+int outcome_of(const std::string& status) {
+  for (int i = 0; i < 3; ++i)
+    if (status == kStatuses[i]) return i;
+  return 2;
+}
+
+// Runs what `take` hands out with `jobs` threads, each run single-threaded. `mutex` guards
+// `progress` and `report`, which rank 0's dealer updates too.
+void run_all(const SweepSpec& spec, const TakeRun& take, const SweepOptions& options,
+             SweepProgress& progress, SweepReport& report, std::mutex& mutex,
+             std::atomic<unsigned>& running) {
+  std::atomic<bool> stop{false};
+  std::exception_ptr cancelled;  // under mutex
   auto worker = [&] {
-    for (size_t i = next++; i < todo.size(); i = next++) {
+    std::optional<FinishedRun> previous;
+    while (!stop) {
+      const std::optional<size_t> i = take(previous);
+      if (!i) return;
+      const SweepRun& run = spec.runs[*i];
       ++running;
       std::string error;
       std::string status;
       try {
-        status = run_one(*todo[i], options, error);
+        status = run_one(run, options, error);
       } catch (const Cancelled&) {
-        next = todo.size();  // start no other run
+        stop = true;  // start no other run here
         --running;
-        const std::lock_guard lock(report_mutex);
+        const std::lock_guard lock(mutex);
         if (!cancelled) cancelled = std::current_exception();
         return;
       }
+      previous = FinishedRun{*i, outcome_of(status)};
       const unsigned still = --running;
-      const std::lock_guard lock(report_mutex);
+      const std::lock_guard lock(mutex);
       ++report.ran;
       if (!error.empty())
-        progress.note(fmt::format("dlsim: sweep: run {} failed: {}", todo[i]->id, error));
-      progress.finished(todo[i]->id, status, still);
+        progress.note(fmt::format("dlsim: sweep: run {} failed: {}", run.id, error));
+      progress.finished(run.id, status, still);
     }
   };
-  const unsigned jobs =
-      std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(todo.size())));
+  const unsigned jobs = std::max(1u, options.jobs);
   std::vector<std::thread> threads;
   for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
   worker();
   for (std::thread& t : threads) t.join();
-  progress.finish();
   if (cancelled) std::rethrow_exception(cancelled);
 }
 
@@ -216,20 +229,43 @@ SweepReport run_sweep(const SweepSpec& spec, const SweepOptions& options, RankGr
     prepare_sweep_folder(spec, options.out);
   }, options.out);
 
+
+  // Rank 0 alone decides what is missing and deals it, in the sweep's order, to whichever rank
+  // is free first: a sweep of uneven runs ends near its longest run, not at the end of the
+  // unluckiest rank's fixed share. Which rank ran a run changes nothing in its folder.
   SweepReport report;
   report.runs = spec.runs.size();
-  std::vector<const SweepRun*> todo;
-  for (size_t i = ranks.rank(); i < spec.runs.size(); i += ranks.size()) {
-    const SweepRun& run = spec.runs[i];
-    if (finished_summary(options.out / "runs" / run.id, run).is_null())
-      todo.push_back(&run);
-    else
-      ++report.reused;
-  }
+  std::vector<size_t> todo;
+  if (ranks.rank() == 0)
+    for (size_t i = 0; i < spec.runs.size(); ++i) {
+      if (finished_summary(options.out / "runs" / spec.runs[i].id, spec.runs[i]).is_null())
+        todo.push_back(i);
+      else
+        ++report.reused;
+    }
   const std::string label =
       ranks.size() > 1 ? fmt::format("rank {} of {}: sweep", ranks.rank(), ranks.size()) : "sweep";
   SweepProgress progress(options.progress, label, todo.size() + report.reused, report.reused, log);
-  run_all(todo, options, progress, report);
+  std::mutex mutex;
+  std::atomic<unsigned> running{0};
+  try {
+    ranks.deal(
+        todo,
+        [&](const TakeRun& take) {
+          run_all(spec, take, options, progress, report, mutex, running);
+        },
+        [&](const FinishedRun& run) {  // on rank 0: another rank's run
+          const std::lock_guard lock(mutex);
+          ++report.ran;
+          progress.finished(spec.runs.at(run.index).id,
+                            kStatuses[run.outcome >= 0 && run.outcome < 3 ? run.outcome : 2],
+                            running);
+        });
+  } catch (...) {
+    progress.finish();  // a Cancelled run: the progress line ends before the error
+    throw;
+  }
+  progress.finish();
 
   ranks.barrier();  // every rank's runs are in place before the table is read
   if (ranks.rank() == 0) {

@@ -34,8 +34,8 @@ struct SweepOptions {
 
 struct SweepReport {
   size_t runs = 0;     // in the whole sweep
-  size_t reused = 0;   // finished before this start (this rank's share)
-  size_t ran = 0;      // run by this rank now
+  size_t reused = 0;   // finished before this start (rank 0 only: it decides what is missing)
+  size_t ran = 0;      // run now: by every rank on rank 0, by this rank on the others
   SweepCounts counts;  // over the whole sweep, from sweep.csv (rank 0 only)
   std::filesystem::path csv;
 };
