@@ -152,8 +152,13 @@ TEST_CASE("mpirun -np 2 ends seven short runs and one eight times as long near t
       fmt::format("runs: long {:.2f} s, first short {:.2f} s, all {:.2f} s; sweep {:.2f} s "
                   "(mpirun {:.2f} s); predicted dealt {:.2f} s, static split {:.2f} s",
                   durations[1], short_s, total_s, sweep_s, mpirun_s, dealt, static_split));
-  // Else these durations cannot tell the two apart (a loaded machine stretches short runs most).
-  REQUIRE(static_split > 1.1 * dealt);
+  // A loaded machine stretches short runs most: when these durations predict the two schemes
+  // within 10 % of each other, this run cannot tell them apart, and says so instead of passing.
+  if (!(static_split > 1.1 * dealt))
+    return dlsim::skip_test(fmt::format(
+        "the runs' durations predict {:.2f} s dealt and {:.2f} s split statically: too close to "
+        "tell apart on this loaded machine",
+        dealt, static_split));
   CHECK(sweep_s < (dealt + static_split) / 2);
 }
 
