@@ -1,8 +1,7 @@
-#include "sim/agents/gossip.hpp"
-
 #include <algorithm>
 
 #include "sim/agents/agent_archive.hpp"
+#include "sim/agents/gossip.hpp"
 #include "sim/agents/peer_choice.hpp"
 
 namespace dlsim {
@@ -13,7 +12,10 @@ GossipSgd::GossipSgd(GossipMode mode, const TriggerSpec& trigger, const topo::Gr
 
 GossipSgd::GossipSgd(GossipMode mode, const TriggerSpec& trigger, Overlay overlay,
                      const CompressionSpec& compression, MixingOrder order)
-    : mode_(mode), order_(order), trigger_(trigger), overlay_(std::move(overlay)),
+    : mode_(mode),
+      order_(order),
+      trigger_(trigger),
+      overlay_(std::move(overlay)),
       compression_(compression) {}
 
 void GossipSgd::start(std::span<Agent> agents) {
@@ -45,12 +47,13 @@ void GossipSgd::communicate(Agent& a, Outbox& out) {
   if (!s.fire) return;
   out.event(a);
   if (mode_ == GossipMode::kPull) {
-    out.send(Message{MessageKind::kPullRequest, a.id, s.peer, nullptr, 0.0, 0, 0});
+    out.send(Message{MessageKind::kPullRequest, a.id, s.peer, nullptr, 0});
     return;
   }
   s.weight *= 0.5;
   out.send(compression_.message(MessageKind::kParams, a, s.peer,
-                                snapshot_of(s.current, s.pool, compression_, a), s.weight));
+                                snapshot_of(s.current, s.pool, compression_, a),
+                                PushSumWeight{s.weight}));
 }
 
 void GossipSgd::receive(Agent& a, const Message& m, Outbox& out) {
@@ -67,15 +70,16 @@ void GossipSgd::update(Agent& a) {
   PerAgent& s = state_[a.id.value];
   // Sum in sender order: float addition is not associative.
   std::stable_sort(s.inbox.begin(), s.inbox.end(),
-            [](const Message& l, const Message& r) { return l.from < r.from; });
+                   [](const Message& l, const Message& r) { return l.from < r.from; });
   if (mode_ == GossipMode::kPull) {
     for (const Message& m : s.inbox) a.x = 0.5f * (a.x + *m.params);
   } else if (!s.inbox.empty()) {
     double total = s.weight;
     a.x *= static_cast<float>(s.weight);
     for (const Message& m : s.inbox) {
-      a.x += static_cast<float>(m.weight) * *m.params;
-      total += m.weight;
+      const double w = m.payload_as<PushSumWeight>().weight;
+      a.x += static_cast<float>(w) * *m.params;
+      total += w;
     }
     a.x /= static_cast<float>(total);
     s.weight = total;
