@@ -4,25 +4,11 @@
 #include <cmath>
 
 #include "sim/agents/agent_archive.hpp"
+#include "sim/agents/drift_norm.hpp"
 #include "sim/agents/neighbour_index.hpp"
 #include "sim/core/error.hpp"
 
 namespace dlsim {
-namespace {
-
-double norm_of(const ParamVector& v, DriftNorm norm) {
-  switch (norm) {
-    case DriftNorm::kL2:
-      return std::sqrt(static_cast<double>(v.squaredNorm()));
-    case DriftNorm::kL1:
-      return static_cast<double>(v.lpNorm<1>());
-    case DriftNorm::kLinf:
-      return static_cast<double>(v.lpNorm<Eigen::Infinity>());
-  }
-  return 0.0;
-}
-
-}  // namespace
 
 Choco::Choco(const topo::Graph& graph, topo::MixingRule rule, double gamma,
              const TriggerSpec& trigger, const CompressionSpec& compression, int64_t local_steps)

@@ -1,22 +1,19 @@
+#include "sim/agents/gossip.hpp"
+
 #include <algorithm>
 
 #include "sim/agents/agent_archive.hpp"
-#include "sim/agents/gossip.hpp"
 #include "sim/agents/peer_choice.hpp"
 
 namespace dlsim {
 
 GossipSgd::GossipSgd(GossipMode mode, const TriggerSpec& trigger, const topo::Graph& graph,
                      const CompressionSpec& compression, MixingOrder order)
-    : mode_(mode), order_(order), trigger_(trigger), graph_(&graph), compression_(compression) {}
+    : mode_(mode), order_(order), peers_(trigger, graph), compression_(compression) {}
 
 GossipSgd::GossipSgd(GossipMode mode, const TriggerSpec& trigger, Overlay overlay,
                      const CompressionSpec& compression, MixingOrder order)
-    : mode_(mode),
-      order_(order),
-      trigger_(trigger),
-      overlay_(std::move(overlay)),
-      compression_(compression) {}
+    : mode_(mode), order_(order), peers_(trigger, std::move(overlay)), compression_(compression) {}
 
 void GossipSgd::start(std::span<Agent> agents) {
   state_.assign(agents.size(), PerAgent{});
@@ -26,9 +23,7 @@ void GossipSgd::start(std::span<Agent> agents) {
 
 void GossipSgd::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
-  if (overlay_) overlay_->begin_iteration(a.id.value, a.iteration);  // async: its own draw
-  s.fire = overlay_ ? gossip_now(trigger_, overlay_->targets(a.id.value), a, &s.peer)
-                    : gossip_now(trigger_, *graph_, a, &s.peer);
+  s.fire = peers_.draw(a, &s.peer);
   // Copied here, in the parallel phase: x_k, or x_k - step(g_k) in after_gradient().
   if (s.fire && mode_ == GossipMode::kPush && order_ == MixingOrder::kCombineThenAdapt)
     snapshot_of(s.current, s.pool, compression_, a);
@@ -90,12 +85,10 @@ void GossipSgd::update(Agent& a) {
 }
 
 void GossipSgd::archive(AgentArchive& ar) {
-  if (overlay_) overlay_->archive(ar);
+  peers_.archive(ar);
   ar.expect<uint64_t>(state_.size(), "another number of agents");
   for (PerAgent& s : state_) {
-    ar.value(s.fire);
-    ar.value(s.peer);
-    ar.snapshot(s.current);
+    s.archive_turn(ar);
     ar.list(s.inbox);
     ar.value(s.weight);
   }

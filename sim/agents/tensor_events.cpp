@@ -4,24 +4,10 @@
 #include <limits>
 
 #include "sim/agents/agent_archive.hpp"
+#include "sim/agents/drift_norm.hpp"
 #include "sim/core/error.hpp"
 
 namespace dlsim {
-namespace {
-
-double norm_of(const auto& v, DriftNorm norm) {
-  switch (norm) {
-    case DriftNorm::kL2:
-      return std::sqrt(static_cast<double>(v.squaredNorm()));
-    case DriftNorm::kL1:
-      return static_cast<double>(v.template lpNorm<1>());
-    case DriftNorm::kLinf:
-      return static_cast<double>(v.template lpNorm<Eigen::Infinity>());
-  }
-  return 0.0;
-}
-
-}  // namespace
 
 TensorEvents::TensorEvents(const TriggerSpec& spec) : spec_(spec), rule_(spec) {
   DLSIM_CHECK(per_tensor(spec), "trigger {} is not per tensor", to_string(spec.kind));
