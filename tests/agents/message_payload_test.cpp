@@ -1,11 +1,10 @@
-#include "sim/agents/message.hpp"
-
 #include <doctest/doctest.h>
 
 #include <memory>
 #include <vector>
 
 #include "sim/agents/agent_archive.hpp"
+#include "sim/agents/message.hpp"
 #include "sim/core/state_io.hpp"
 #include "tests/core/scratch_file.hpp"
 
@@ -28,11 +27,12 @@ TEST_CASE("a message's payload is held inline and read by its own type only") {
   CHECK_FALSE(payload_carries_model(m.payload));
   const Parts parts = std::make_shared<const std::vector<uint32_t>>(std::vector<uint32_t>{0, 2});
   CHECK(payload_tensors(with(TensorParts{parts, 3}).payload) == parts.get());
-  CHECK(payload_carries_model(with(CompressedChange{std::make_shared<CompressedVector>(), 1})
-                                  .payload));
+  CHECK(payload_carries_model(
+      with(CompressedChange{std::make_shared<CompressedVector>(), 1}).payload));
 }
 
-TEST_CASE("every payload type survives a checkpoint, and a delta shared by two messages stays one") {
+TEST_CASE(
+    "every payload type survives a checkpoint, and a delta shared by two messages stays one") {
   auto delta = std::make_shared<CompressedVector>();
   delta->dimension = 3;
   delta->values = {1.0f, -2.0f, 0.5f};
