@@ -1,7 +1,10 @@
 #include "sim/agents/agent_archive.hpp"
 
 #include <span>
+#include <type_traits>
 #include <unordered_map>
+#include <utility>
+#include <variant>
 
 namespace dlsim {
 
@@ -85,14 +88,30 @@ Delta AgentArchive::load_delta() {
   return deltas_.back();
 }
 
-void AgentArchive::parts(Parts& p) {  // a few indices: written with every holder
-  bool present = p != nullptr;
-  value(present);
-  if (!present) return p.reset();
-  std::vector<uint32_t> indices;
-  if (!loading()) indices = *p;
-  vector(indices);
-  if (loading()) p = std::make_shared<const std::vector<uint32_t>>(std::move(indices));
+namespace {
+
+// Loading: the payload of type number `tag`, default-made (Payload's own order: payload.hpp).
+template <size_t... I>
+Payload payload_of_tag(size_t tag, std::index_sequence<I...>) {
+  static constexpr Payload (*kMake[])() = {+[] { return Payload(std::in_place_index<I>); }...};
+  return kMake[tag]();
+}
+
+}  // namespace
+
+void AgentArchive::payload(Payload& p) {
+  constexpr size_t kTypes = std::variant_size_v<Payload>;
+  auto tag = static_cast<uint8_t>(p.index());
+  value(tag);
+  if (loading()) {
+    if (tag >= kTypes) fail("a message payload of unknown type");
+    p = payload_of_tag(tag, std::make_index_sequence<kTypes>{});
+  }
+  std::visit(
+      [this](auto& v) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(v)>, std::monostate>) v.archive(*this);
+      },
+      p);
 }
 
 void AgentArchive::message(Message& m) {
@@ -100,12 +119,9 @@ void AgentArchive::message(Message& m) {
   value(m.from);
   value(m.to);
   snapshot(m.params);
-  value(m.weight);
-  value(m.stage);
   value(m.size_bytes);
-  delta(m.delta);
   value(m.uncompressed_bytes);
-  parts(m.parts);
+  payload(m.payload);
 }
 
 void AgentArchive::fixed_list(std::span<Snapshot> list) {

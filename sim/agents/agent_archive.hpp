@@ -24,7 +24,9 @@ class AgentArchive : public StateArchive {
   void params(ParamVector& x);
   void snapshot(Snapshot& s);
   void delta(Delta& d);
-  void parts(Parts& p);
+  void parts(Parts& p) { archive_parts(*this, p); }
+  /// A message's payload: its type's number in Payload, then what the type's archive() walks.
+  void payload(Payload& p);
   void message(Message& m);
   /// A list of any length: its length, then each element; loading replaces the list.
   void list(std::vector<Snapshot>& list) {

@@ -1,5 +1,6 @@
 #include "sim/agents/agent_compression.hpp"
 
+#include "sim/agents/agent_archive.hpp"
 #include "sim/core/error.hpp"
 
 namespace dlsim {
@@ -37,9 +38,9 @@ Delta AgentCompression::delta(Agent& a, std::span<const float> x, std::span<cons
 }
 
 Message AgentCompression::message(MessageKind kind, const Agent& a, AgentId to, Snapshot params,
-                                  double weight) const {
+                                  Payload extra) const {
   const uint64_t plain = payload_bytes(*params);
-  Message m{kind, a.id, to, std::move(params), weight, 0, plain};
+  Message m{kind, a.id, to, std::move(params), plain, std::move(extra)};
   if (enabled()) {
     m.size_bytes = state_[a.id.value].compressor->wire_bytes();
     m.uncompressed_bytes = plain;
@@ -47,12 +48,18 @@ Message AgentCompression::message(MessageKind kind, const Agent& a, AgentId to, 
   return m;
 }
 
-Message AgentCompression::message(MessageKind kind, const Agent& a, AgentId to,
-                                  Delta delta) const {
-  Message m{kind, a.id, to, nullptr, 0.0, 0, delta->wire_bytes};
-  if (enabled()) m.uncompressed_bytes = delta->dimension * sizeof(float);
-  m.delta = std::move(delta);
+Message AgentCompression::message(MessageKind kind, const Agent& a, AgentId to, Delta delta,
+                                  uint32_t sequence) const {
+  const uint64_t wire = delta->wire_bytes;
+  Message m{kind, a.id, to, nullptr, wire, CompressedChange{std::move(delta), sequence}};
+  if (enabled())
+    m.uncompressed_bytes = m.payload_as<CompressedChange>().delta->dimension * sizeof(float);
   return m;
+}
+
+void CompressedChange::archive(AgentArchive& ar) {
+  ar.delta(delta);
+  ar.value(sequence);
 }
 
 }  // namespace dlsim

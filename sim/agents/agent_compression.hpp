@@ -36,11 +36,13 @@ class AgentCompression {
   /// (reused once nobody holds one); the change itself, densely, when compression is disabled.
   Delta delta(Agent& a, std::span<const float> x, std::span<const float> base = {});
 
-  /// A message from a carrying `params` (a snapshot from snapshot()) or `delta`, with its exact
-  /// payload size, and the uncompressed size when compressed (for the compression signal).
+  /// A message from a carrying `params` (a snapshot from snapshot()) and the algorithm's `extra`,
+  /// or `delta` (numbered `sequence` when the algorithm counts events), with its exact payload
+  /// size, and the uncompressed size when compressed (for the compression signal).
   Message message(MessageKind kind, const Agent& a, AgentId to, Snapshot params,
-                  double weight = 0.0) const;
-  Message message(MessageKind kind, const Agent& a, AgentId to, Delta delta) const;
+                  Payload extra = {}) const;
+  Message message(MessageKind kind, const Agent& a, AgentId to, Delta delta,
+                  uint32_t sequence = 0) const;
 
  private:
   struct PerAgent {

@@ -4,22 +4,11 @@
 #include <cmath>
 
 #include "sim/agents/agent_archive.hpp"
+#include "sim/agents/drift_norm.hpp"
 #include "sim/agents/neighbour_index.hpp"
 #include "sim/core/error.hpp"
 
 namespace dlsim {
-namespace {
-
-double norm_of(const ParamVector& v, DriftNorm norm) {
-  switch (norm) {
-    case DriftNorm::kL2: return std::sqrt(static_cast<double>(v.squaredNorm()));
-    case DriftNorm::kL1: return static_cast<double>(v.lpNorm<1>());
-    case DriftNorm::kLinf: return static_cast<double>(v.lpNorm<Eigen::Infinity>());
-  }
-  return 0.0;
-}
-
-}  // namespace
 
 Choco::Choco(const topo::Graph& graph, topo::MixingRule rule, double gamma,
              const TriggerSpec& trigger, const CompressionSpec& compression, int64_t local_steps)
@@ -126,9 +115,9 @@ void Choco::after_gradient(Agent& a) {
   s.whole = nullptr;
   if (trigger_.decide(a.id, {a.iteration, s.drift, 0.0}, a.trigger_rng) &&
       !targets(a.id.value).empty()) {
-    s.pending = compression_.delta(
-        a, std::span<const float>(a.x.data(), static_cast<size_t>(a.x.size())),
-        std::span<const float>(s.own.data(), static_cast<size_t>(s.own.size())));
+    s.pending =
+        compression_.delta(a, std::span<const float>(a.x.data(), static_cast<size_t>(a.x.size())),
+                           std::span<const float>(s.own.data(), static_cast<size_t>(s.own.size())));
     s.pending->add_to(std::span<float>(s.own.data(), static_cast<size_t>(s.own.size())));
     s.published = true;
   }
@@ -142,8 +131,7 @@ void Choco::communicate(Agent& a, Outbox& out) {
               a.id.value);
   if (s.whole) {
     for (uint32_t j : s.fresh) {
-      Message m{MessageKind::kParams, a.id, AgentId{j}, s.whole, 0.0, 0, payload_bytes(*s.whole)};
-      out.send(std::move(m));
+      out.send(Message{MessageKind::kParams, a.id, AgentId{j}, s.whole, payload_bytes(*s.whole)});
     }
     s.whole = nullptr;
   }
@@ -156,18 +144,19 @@ void Choco::communicate(Agent& a, Outbox& out) {
 }
 
 void Choco::receive(Agent& a, const Message& m, Outbox&) {
-  DLSIM_CHECK(m.kind == MessageKind::kParams && (m.delta || (overlay_ && m.params)),
+  const CompressedChange* change = m.payload_if<CompressedChange>();
+  DLSIM_CHECK(m.kind == MessageKind::kParams && (change || (overlay_ && m.params)),
               "CHOCO got a message of kind {}", static_cast<int>(m.kind));
   PerAgent& s = state_[a.id.value];
   const size_t n = neighbour_index(sources(a.id.value), m.from);
   ParamVector& copy = s.held[n];
-  if (!m.delta) {  // a whole x^_j on a new edge
+  if (!change) {  // a whole x^_j on a new edge
     copy = *m.params;
     s.have[n] = 1;
     return;
   }
   if (!s.have.empty() && !s.have[n]) return;  // its whole copy was lost: nothing to add q to
-  m.delta->add_to(std::span<float>(copy.data(), static_cast<size_t>(copy.size())));
+  change->delta->add_to(std::span<float>(copy.data(), static_cast<size_t>(copy.size())));
 }
 
 void Choco::update(Agent& a) {
@@ -177,8 +166,7 @@ void Choco::update(Agent& a) {
   // sum_j w_ij (x^_j - x^_i), neighbour by neighbour in neighbour order (floats are not
   // associative), in one pass over x per neighbour. A copy not held is left out.
   for (size_t n = 0; n < s.held.size(); ++n)
-    if (s.have.empty() || s.have[n])
-      a.x += static_cast<float>(gamma_ * w[n]) * (s.held[n] - s.own);
+    if (s.have.empty() || s.have[n]) a.x += static_cast<float>(gamma_ * w[n]) * (s.held[n] - s.own);
 }
 
 // The drift is recomputed at the next decision; messages in flight are the swarm's.

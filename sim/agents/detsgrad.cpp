@@ -216,17 +216,15 @@ void Detsgrad::communicate(Agent& a, Outbox& out) {
     ++s.events_sent;
     const uint64_t bytes = tensor_events_->payload_bytes(*s.pending_parts);
     for (uint32_t j : targets(a.id.value)) {
-      Message m(MessageKind::kParams, a.id, AgentId{j}, s.broadcast, 0.0, s.events_sent, bytes);
-      m.parts = s.pending_parts;
-      out.send(std::move(m));
+      out.send(Message(MessageKind::kParams, a.id, AgentId{j}, s.broadcast, bytes,
+                       TensorParts{s.pending_parts, s.events_sent}));
     }
     s.pending_parts = nullptr;
     return;
   }
   if (!compression_.enabled()) {
     for (uint32_t j : targets(a.id.value)) {
-      Message m{MessageKind::kParams, a.id, AgentId{j}, s.broadcast, 0.0, 0,
-                payload_bytes(*s.broadcast)};
+      Message m{MessageKind::kParams, a.id, AgentId{j}, s.broadcast, payload_bytes(*s.broadcast)};
       m.buffering = Buffering::kLatestValue;  // the receiver keeps only the latest copy
       out.send(std::move(m));
     }
@@ -234,9 +232,9 @@ void Detsgrad::communicate(Agent& a, Outbox& out) {
   }
   ++s.events_sent;
   for (uint32_t j : targets(a.id.value)) {
-    Message m = compression_.message(MessageKind::kParams, a, AgentId{j}, s.pending_delta);
+    Message m =
+        compression_.message(MessageKind::kParams, a, AgentId{j}, s.pending_delta, s.events_sent);
     m.params = s.broadcast;  // what the holder's copy becomes when it missed nothing
-    m.stage = s.events_sent;
     out.send(std::move(m));
   }
   s.pending_delta = nullptr;
@@ -244,7 +242,7 @@ void Detsgrad::communicate(Agent& a, Outbox& out) {
 
 void Detsgrad::send_forced(Agent& a, PerAgent& s, Outbox& out) {
   for (uint32_t j : s.fresh) {
-    Message m{MessageKind::kParams, a.id, AgentId{j}, s.forced, 0.0, 0, payload_bytes(*s.forced)};
+    Message m{MessageKind::kParams, a.id, AgentId{j}, s.forced, payload_bytes(*s.forced)};
     m.buffering = Buffering::kLatestValue;
     out.send(std::move(m));
   }
@@ -256,19 +254,20 @@ void Detsgrad::receive(Agent& a, const Message& m, Outbox&) {
               static_cast<int>(m.kind));
   const size_t n = neighbour_index(sources(a.id.value), m.from);
   PerAgent& s = state_[a.id.value];
-  if (m.delta)
-    receive_compressed(s, n, m);
-  else if (m.parts)
+  if (const CompressedChange* change = m.payload_if<CompressedChange>())
+    receive_compressed(s, n, m.params, *change);
+  else if (m.payload_if<TensorParts>())
     s.copies.receive(*tensor_events_, s.pool, n, m, a.x);
   else
     s.copies.held[n] = m.params;
   s.dirty = true;
 }
 
-void Detsgrad::receive_compressed(PerAgent& s, size_t n, const Message& m) {
+void Detsgrad::receive_compressed(PerAgent& s, size_t n, const Snapshot& sent,
+                                  const CompressedChange& m) {
   std::vector<Snapshot>& held = s.copies.held;
-  if (!s.copies.own[n] && m.stage == s.copies.received[n] + 1) {
-    held[n] = m.params;  // = the copy + q, bit for bit: the copy is the sender's previous x^_j
+  if (!s.copies.own[n] && m.sequence == s.copies.received[n] + 1) {
+    held[n] = sent;  // = the copy + q, bit for bit: the copy is the sender's previous x^_j
   } else {
     // A message of this sender was lost: this copy differs from the sender's x^_j for good, as
     // it would on a real network. Add q to a copy of our own (from our pool: receive() runs in
@@ -280,7 +279,7 @@ void Detsgrad::receive_compressed(PerAgent& s, size_t n, const Message& m) {
     held[n] = std::move(copy);
     s.copies.own[n] = 1;
   }
-  s.copies.received[n] = m.stage;
+  s.copies.received[n] = m.sequence;
 }
 
 void Detsgrad::consensus_block(const PerAgent& s, bool from_broadcast, Eigen::Index start,

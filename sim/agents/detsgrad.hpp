@@ -152,7 +152,7 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
     std::vector<uint32_t> sources;
     std::vector<uint32_t> fresh;
     Snapshot forced;
-    SnapshotPool pool;           // buffers of i's snapshots
+    SnapshotPool pool;  // buffers of i's snapshots
     // Consensus input: with a broadcast copy and kBroadcast, held * x^_i - sum_j x^_j;
     // otherwise sum_j x^_j (the term then reads x_i). Between events it stays fixed, so it is
     // cached while events are rare (allocated on first use), and recomputed block by block in
@@ -186,7 +186,7 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
   Snapshot take_snapshot(PerAgent& s, const ParamVector& x) const;
   /// SPARQ: q = C(x - x^_i) into pending_delta, and x^_i + q into pending.
   void prepare_compressed(Agent& a, PerAgent& s);
-  void receive_compressed(PerAgent& s, size_t n, const Message& m);
+  void receive_compressed(PerAgent& s, size_t n, const Snapshot& sent, const CompressedChange& m);
   bool local_only(int64_t k) const { return k % spec_.local_steps != 0; }
   std::span<const uint32_t> targets(uint32_t i) const {
     return overlay_ ? overlay_->targets(i) : graph_->neighbors(i);

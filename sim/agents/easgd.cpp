@@ -27,9 +27,12 @@ double Easgd::drift_norm(const Agent& a) const {
   if (!s.sent) return std::numeric_limits<double>::infinity();
   const auto diff = a.x - *s.sent;
   switch (trigger_.spec().norm) {
-    case DriftNorm::kL1: return diff.lpNorm<1>();
-    case DriftNorm::kLinf: return diff.lpNorm<Eigen::Infinity>();
-    case DriftNorm::kL2: break;
+    case DriftNorm::kL1:
+      return diff.lpNorm<1>();
+    case DriftNorm::kLinf:
+      return diff.lpNorm<Eigen::Infinity>();
+    case DriftNorm::kL2:
+      break;
   }
   return diff.norm();
 }
@@ -50,7 +53,7 @@ void Easgd::communicate(Agent& a, Outbox& out) {
   if (!s.pending) return;
   out.event(a);
   s.sent = std::move(s.pending);
-  out.send(Message{MessageKind::kParams, a.id, server(), s.sent, 0.0, 0, payload_bytes(*s.sent)});
+  out.send(Message{MessageKind::kParams, a.id, server(), s.sent, payload_bytes(*s.sent)});
 }
 
 void Easgd::receive_service(const Message& m, Outbox& out) {
@@ -59,10 +62,11 @@ void Easgd::receive_service(const Message& m, Outbox& out) {
   // In the event loop: the workers drop their d's in update(), never concurrently with it.
   auto delta = replies_.take(z_.size());
   delta->noalias() = static_cast<float>(alpha_) * (*m.params - z_);
-  if (mode_ == TimeMode::kAsync) z_ += *delta;  // the paper's asynchronous update: at once
-  else round_.push_back(Pending{m.from, delta});  // sync: z_k holds for the whole round
-  out.send(Message{MessageKind::kElasticDelta, server(), m.from, delta, 0.0, 0,
-                   payload_bytes(*delta)});
+  if (mode_ == TimeMode::kAsync)
+    z_ += *delta;  // the paper's asynchronous update: at once
+  else
+    round_.push_back(Pending{m.from, delta});  // sync: z_k holds for the whole round
+  out.send(Message{MessageKind::kElasticDelta, server(), m.from, delta, payload_bytes(*delta)});
 }
 
 void Easgd::receive(Agent& a, const Message& m, Outbox&) {

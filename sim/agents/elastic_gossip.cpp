@@ -9,31 +9,25 @@ namespace dlsim {
 
 ElasticGossip::ElasticGossip(double alpha, const TriggerSpec& trigger, const topo::Graph& graph,
                              TimeMode mode, const CompressionSpec& compression)
-    : alpha_(alpha), trigger_(trigger), graph_(&graph), mode_(mode), compression_(compression) {}
+    : alpha_(alpha), peers_(trigger, graph), mode_(mode), compression_(compression) {}
 
 ElasticGossip::ElasticGossip(double alpha, const TriggerSpec& trigger, Overlay overlay,
                              TimeMode mode, const CompressionSpec& compression)
-    : alpha_(alpha),
-      trigger_(trigger),
-      overlay_(std::move(overlay)),
-      mode_(mode),
-      compression_(compression) {}
+    : alpha_(alpha), peers_(trigger, std::move(overlay)), mode_(mode), compression_(compression) {}
 
 void ElasticGossip::start(std::span<Agent> agents) {
   state_.assign(agents.size(), PerAgent{});
   compression_.start(agents);
   for (const Agent& a : agents) {
     PerAgent& s = state_[a.id.value];
-    s.partners.reserve(graph_ ? graph_->degree(a.id.value) : 4);
+    s.partners.reserve(peers_.degree_or(a.id.value, 4));
     s.pull = ParamVector::Zero(a.x.size());
   }
 }
 
 void ElasticGossip::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
-  if (overlay_) overlay_->begin_iteration(a.id.value, a.iteration);  // async: its own draw
-  s.fire = overlay_ ? gossip_now(trigger_, overlay_->targets(a.id.value), a, &s.peer)
-                    : gossip_now(trigger_, *graph_, a, &s.peer);
+  s.fire = peers_.draw(a, &s.peer);
   if (!s.fire) return;
   snapshot_of(s.current, s.pool, compression_, a);  // made in the parallel phase
 }
@@ -69,7 +63,7 @@ void ElasticGossip::update(Agent& a) {
   PerAgent& s = state_[a.id.value];
   if (!s.partners.empty()) {
     std::stable_sort(s.partners.begin(), s.partners.end(),
-              [](const Message& l, const Message& r) { return l.from < r.from; });
+                     [](const Message& l, const Message& r) { return l.from < r.from; });
     s.pull = static_cast<float>(s.partners.size()) * a.x;  // x_i before the step
     for (const Message& m : s.partners) s.pull -= *m.params;
   }
@@ -81,12 +75,10 @@ void ElasticGossip::update(Agent& a) {
 
 // `pull` is a workspace within update(); the pool starts empty.
 void ElasticGossip::archive(AgentArchive& ar) {
-  if (overlay_) overlay_->archive(ar);
+  peers_.archive(ar);
   ar.expect<uint64_t>(state_.size(), "another number of agents");
   for (PerAgent& s : state_) {
-    ar.value(s.fire);
-    ar.value(s.peer);
-    ar.snapshot(s.current);
+    s.archive_turn(ar);
     ar.list(s.partners);
   }
 }

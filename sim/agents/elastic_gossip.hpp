@@ -18,7 +18,7 @@
 #include "sim/agents/agent_compression.hpp"
 #include "sim/agents/algorithm.hpp"
 #include "sim/agents/overlay.hpp"
-#include "sim/agents/snapshot_pool.hpp"
+#include "sim/agents/peer_choice.hpp"
 #include "sim/agents/time_mode.hpp"
 #include "sim/agents/trigger.hpp"
 #include "topologies/graph.hpp"
@@ -27,16 +27,14 @@ namespace dlsim {
 
 class ElasticGossip final : public Algorithm {
  public:
-  ElasticGossip(double alpha, const TriggerSpec& trigger, const topo::Graph& graph,
-                TimeMode mode, const CompressionSpec& compression = {});
+  ElasticGossip(double alpha, const TriggerSpec& trigger, const topo::Graph& graph, TimeMode mode,
+                const CompressionSpec& compression = {});
   /// On an overlay (sync mode): peers are drawn among each round's targets.
   ElasticGossip(double alpha, const TriggerSpec& trigger, Overlay overlay, TimeMode mode,
                 const CompressionSpec& compression);
 
   void start(std::span<Agent> agents) override;
-  void begin_round(int64_t k, SimTime now) override {
-    if (overlay_) overlay_->begin_round(k, now);
-  }
+  void begin_round(int64_t k, SimTime now) override { peers_.begin_round(k, now); }
   void prepare(Agent& a) override;
   void communicate(Agent& a, Outbox& out) override;
   void receive(Agent& a, const Message& m, Outbox& out) override;
@@ -44,21 +42,15 @@ class ElasticGossip final : public Algorithm {
   void archive(AgentArchive& ar) override;
 
  private:
-  struct PerAgent {
-    bool fire = false;
-    AgentId peer;
-    Snapshot current;                // x_i before this iteration's step (made on first need)
-    SnapshotPool pool;               // buffers of i's snapshots
-    std::vector<Message> partners;   // one message per member of P_i
-    ParamVector pull;                // workspace: sum_{j in P_i} (x_i - x_j)
+  struct PerAgent : GossipTurn {    // current: x_i before this iteration's step
+    std::vector<Message> partners;  // one message per member of P_i
+    ParamVector pull;               // workspace: sum_{j in P_i} (x_i - x_j)
   };
 
   void add_partner(PerAgent& s, const Message& m);
 
   double alpha_;
-  Trigger trigger_;
-  const topo::Graph* graph_ = nullptr;  // the static graph, or null on an overlay
-  std::optional<Overlay> overlay_;
+  GossipPeers peers_;
   TimeMode mode_;
   AgentCompression compression_;  // naive: models travel as C(x)
   std::vector<PerAgent> state_;

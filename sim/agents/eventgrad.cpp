@@ -40,9 +40,8 @@ void Eventgrad::communicate(Agent& a, Outbox& out) {
   ++s.events_sent;
   const uint64_t bytes = events_.payload_bytes(*s.pending_parts);
   for (uint32_t j : weights_.neighbors(a.id.value)) {
-    Message m(MessageKind::kParams, a.id, AgentId{j}, s.sent, 0.0, s.events_sent, bytes);
-    m.parts = s.pending_parts;
-    out.send(std::move(m));
+    out.send(Message(MessageKind::kParams, a.id, AgentId{j}, s.sent, bytes,
+                     TensorParts{s.pending_parts, s.events_sent}));
   }
   s.pending_parts = nullptr;
 }

@@ -9,12 +9,11 @@ namespace dlsim {
 
 GossipSgd::GossipSgd(GossipMode mode, const TriggerSpec& trigger, const topo::Graph& graph,
                      const CompressionSpec& compression, MixingOrder order)
-    : mode_(mode), order_(order), trigger_(trigger), graph_(&graph), compression_(compression) {}
+    : mode_(mode), order_(order), peers_(trigger, graph), compression_(compression) {}
 
 GossipSgd::GossipSgd(GossipMode mode, const TriggerSpec& trigger, Overlay overlay,
                      const CompressionSpec& compression, MixingOrder order)
-    : mode_(mode), order_(order), trigger_(trigger), overlay_(std::move(overlay)),
-      compression_(compression) {}
+    : mode_(mode), order_(order), peers_(trigger, std::move(overlay)), compression_(compression) {}
 
 void GossipSgd::start(std::span<Agent> agents) {
   state_.assign(agents.size(), PerAgent{});
@@ -24,9 +23,7 @@ void GossipSgd::start(std::span<Agent> agents) {
 
 void GossipSgd::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
-  if (overlay_) overlay_->begin_iteration(a.id.value, a.iteration);  // async: its own draw
-  s.fire = overlay_ ? gossip_now(trigger_, overlay_->targets(a.id.value), a, &s.peer)
-                    : gossip_now(trigger_, *graph_, a, &s.peer);
+  s.fire = peers_.draw(a, &s.peer);
   // Copied here, in the parallel phase: x_k, or x_k - step(g_k) in after_gradient().
   if (s.fire && mode_ == GossipMode::kPush && order_ == MixingOrder::kCombineThenAdapt)
     snapshot_of(s.current, s.pool, compression_, a);
@@ -45,12 +42,13 @@ void GossipSgd::communicate(Agent& a, Outbox& out) {
   if (!s.fire) return;
   out.event(a);
   if (mode_ == GossipMode::kPull) {
-    out.send(Message{MessageKind::kPullRequest, a.id, s.peer, nullptr, 0.0, 0, 0});
+    out.send(Message{MessageKind::kPullRequest, a.id, s.peer, nullptr, 0});
     return;
   }
   s.weight *= 0.5;
   out.send(compression_.message(MessageKind::kParams, a, s.peer,
-                                snapshot_of(s.current, s.pool, compression_, a), s.weight));
+                                snapshot_of(s.current, s.pool, compression_, a),
+                                PushSumWeight{s.weight}));
 }
 
 void GossipSgd::receive(Agent& a, const Message& m, Outbox& out) {
@@ -67,15 +65,16 @@ void GossipSgd::update(Agent& a) {
   PerAgent& s = state_[a.id.value];
   // Sum in sender order: float addition is not associative.
   std::stable_sort(s.inbox.begin(), s.inbox.end(),
-            [](const Message& l, const Message& r) { return l.from < r.from; });
+                   [](const Message& l, const Message& r) { return l.from < r.from; });
   if (mode_ == GossipMode::kPull) {
     for (const Message& m : s.inbox) a.x = 0.5f * (a.x + *m.params);
   } else if (!s.inbox.empty()) {
     double total = s.weight;
     a.x *= static_cast<float>(s.weight);
     for (const Message& m : s.inbox) {
-      a.x += static_cast<float>(m.weight) * *m.params;
-      total += m.weight;
+      const double w = m.payload_as<PushSumWeight>().weight;
+      a.x += static_cast<float>(w) * *m.params;
+      total += w;
     }
     a.x /= static_cast<float>(total);
     s.weight = total;
@@ -86,12 +85,10 @@ void GossipSgd::update(Agent& a) {
 }
 
 void GossipSgd::archive(AgentArchive& ar) {
-  if (overlay_) overlay_->archive(ar);
+  peers_.archive(ar);
   ar.expect<uint64_t>(state_.size(), "another number of agents");
   for (PerAgent& s : state_) {
-    ar.value(s.fire);
-    ar.value(s.peer);
-    ar.snapshot(s.current);
+    s.archive_turn(ar);
     ar.list(s.inbox);
     ar.value(s.weight);
   }

@@ -17,7 +17,7 @@
 #include "sim/agents/algorithm.hpp"
 #include "sim/agents/mixing_step.hpp"
 #include "sim/agents/overlay.hpp"
-#include "sim/agents/snapshot_pool.hpp"
+#include "sim/agents/peer_choice.hpp"
 #include "sim/agents/trigger.hpp"
 #include "topologies/graph.hpp"
 
@@ -32,13 +32,10 @@ class GossipSgd final : public Algorithm {
             MixingOrder order = MixingOrder::kCombineThenAdapt);
   /// On an overlay: peers are drawn among each round's targets.
   GossipSgd(GossipMode mode, const TriggerSpec& trigger, Overlay overlay,
-            const CompressionSpec& compression,
-            MixingOrder order = MixingOrder::kCombineThenAdapt);
+            const CompressionSpec& compression, MixingOrder order = MixingOrder::kCombineThenAdapt);
 
   void start(std::span<Agent> agents) override;
-  void begin_round(int64_t k, SimTime now) override {
-    if (overlay_) overlay_->begin_round(k, now);
-  }
+  void begin_round(int64_t k, SimTime now) override { peers_.begin_round(k, now); }
   void prepare(Agent& a) override;
   void after_gradient(Agent& a) override;
   void communicate(Agent& a, Outbox& out) override;
@@ -50,21 +47,14 @@ class GossipSgd final : public Algorithm {
   double weight(AgentId i) const { return state_[i.value].weight; }
 
  private:
-  struct PerAgent {
-    bool fire = false;
-    AgentId peer;
-    Snapshot current;              // x_i as sent this iteration (made on first need)
-    SnapshotPool pool;             // buffers of i's snapshots
-    std::vector<Message> inbox;    // pull replies / pushed models of this iteration
-    double weight = 1.0;           // push-sum weight
+  struct PerAgent : GossipTurn {
+    std::vector<Message> inbox;  // pull replies / pushed models of this iteration
+    double weight = 1.0;         // push-sum weight
   };
-
 
   GossipMode mode_;
   MixingOrder order_;
-  Trigger trigger_;
-  const topo::Graph* graph_ = nullptr;  // the static graph, or null on an overlay
-  std::optional<Overlay> overlay_;
+  GossipPeers peers_;
   AgentCompression compression_;  // naive: models travel as C(x)
   std::vector<PerAgent> state_;
 };

@@ -1,15 +1,16 @@
-// What agents send each other. The network moves only a byte count and a tag; the payload stays
-// here, and parameters travel as a shared immutable snapshot (memory per sender, not per edge).
+// What agents send each other. The network moves only a byte count and a tag; the content stays
+// here: parameters as a shared immutable snapshot (memory per sender, not per edge), and what only
+// the algorithm reads as its payload (payload.hpp).
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <utility>
-#include <vector>
+#include <variant>
 
 #include "sim/agents/agent.hpp"
 #include "sim/agents/learner.hpp"
-#include "sim/compression/compressed_vector.hpp"
+#include "sim/agents/payload.hpp"
+#include "sim/core/error.hpp"
 #include "sim/core/ids.hpp"
 #include "sim/network/send_buffers.hpp"
 
@@ -24,29 +25,39 @@ enum class MessageKind : uint8_t {
   kRejoinModel,   ///< churn: a live neighbour's model for an agent that came back (the run's own)
 };
 
-/// A compressed change to a copy, shared by every receiver of one event (CHOCO, SPARQ).
-using Delta = std::shared_ptr<const CompressedVector>;
-/// The tensors a message carries (indices into the learner's parameter_tensors()), shared by
-/// every receiver of one per-tensor event (tensor_events.hpp).
-using Parts = std::shared_ptr<const std::vector<uint32_t>>;
-
 struct Message {
   Message() = default;
-  Message(MessageKind k, AgentId sender, AgentId receiver, Snapshot p, double w, uint32_t s,
-          uint64_t size)
-      : kind(k), from(sender), to(receiver), params(std::move(p)), weight(w), stage(s),
-        size_bytes(size) {}
+  Message(MessageKind k, AgentId sender, AgentId receiver, Snapshot p, uint64_t size,
+          Payload extra = {})
+      : kind(k),
+        from(sender),
+        to(receiver),
+        params(std::move(p)),
+        size_bytes(size),
+        payload(std::move(extra)) {}
+
+  /// The payload of type T, which the message must hold (the algorithm that sent it knows).
+  template <class T>
+  const T& payload_as() const {
+    const T* p = std::get_if<T>(&payload);
+    DLSIM_CHECK(p != nullptr, "a message of kind {} holds payload {}, not the one asked for",
+                static_cast<int>(kind), payload.index());
+    return *p;
+  }
+  /// The payload of type T, or null when it holds another.
+  template <class T>
+  const T* payload_if() const {
+    return std::get_if<T>(&payload);
+  }
 
   MessageKind kind = MessageKind::kParams;
   AgentId from;
   AgentId to;
-  Snapshot params;        // null for requests
-  double weight = 0.0;    // push-sum weight (gossip push); 0 otherwise
-  uint32_t stage = 0;     // all-reduce stage
+  Snapshot params;  // null for requests
   uint64_t size_bytes = 0;
-  Delta delta;                  // a compressed change (null otherwise)
   uint64_t uncompressed_bytes = 0;  // what the payload would take uncompressed; 0: not compressed
-  Parts parts;  // only these tensors of `params` travel (null: all of it)
+  /// What only the algorithm reads (a push-sum weight, a stage, a compressed change, parts).
+  Payload payload;
   /// kLatestValue: a newer message from the same sender makes this one worthless, so a full send
   /// buffer may supersede it (network.when_full); kEveryMessage: it must arrive (default).
   Buffering buffering = Buffering::kEveryMessage;

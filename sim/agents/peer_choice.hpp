@@ -1,13 +1,18 @@
 // Uniform choice of one gossip peer among an agent's neighbours (all other agents on a complete
-// graph; on a dynamic overlay its targets of the round), from the agent's own peer stream; and
-// the lazily made snapshot gossip sends (compressed when the algorithm has a `compression`).
+// graph; on a dynamic overlay its targets of the round), from the agent's own peer stream; the
+// lazily made snapshot gossip sends (compressed when the algorithm has a `compression`); and what
+// Gossiping SGD and Elastic Gossip both keep to make their pick (GossipPeers, GossipTurn).
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <span>
+#include <utility>
 
 #include "sim/agents/agent.hpp"
+#include "sim/agents/agent_archive.hpp"
 #include "sim/agents/agent_compression.hpp"
+#include "sim/agents/overlay.hpp"
 #include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/trigger.hpp"
 #include "sim/core/error.hpp"
@@ -41,14 +46,65 @@ inline bool gossip_now(const Trigger& trigger, const topo::Graph& graph, Agent& 
 
 /// x as an immutable snapshot, copied on first need into a buffer of the agent's pool and shared
 /// until `cache` is reset. The pool's use counts are exact wherever gossip calls this: in sync
-/// mode prepare() and after_gradient() run in the parallel phase, where nobody copies or drops another agent's
-/// snapshots (receivers drop them in update(), a later phase); receive() runs in the event loop;
-/// in async mode prepare(), receive() and update() all run in the event loop.
-/// With compression, the snapshot holds C(x) (naive compressed gossip).
+/// mode prepare() and after_gradient() run in the parallel phase, where nobody copies or drops
+/// another agent's snapshots (receivers drop them in update(), a later phase); receive() runs in
+/// the event loop; in async mode prepare(), receive() and update() all run in the event loop. With
+/// compression, the snapshot holds C(x) (naive compressed gossip).
 inline const Snapshot& snapshot_of(Snapshot& cache, SnapshotPool& pool,
                                    AgentCompression& compression, Agent& a) {
   if (!cache) cache = compression.snapshot(a, pool, a.x);
   return cache;
 }
+
+/// Where a one-peer gossip algorithm draws its peer: its trigger, and the static graph or an
+/// overlay (whose round or, in async mode, whose agent's own iteration draws the targets).
+class GossipPeers {
+ public:
+  /// graph: outlives this.
+  GossipPeers(const TriggerSpec& trigger, const topo::Graph& graph)
+      : trigger_(trigger), graph_(&graph) {}
+  GossipPeers(const TriggerSpec& trigger, Overlay overlay)
+      : trigger_(trigger), overlay_(std::move(overlay)) {}
+
+  /// Sync mode: a dynamic overlay draws round k's graph.
+  void begin_round(int64_t k, SimTime now) {
+    if (overlay_) overlay_->begin_round(k, now);
+  }
+  /// Whether agent a gossips at its iteration, and then with whom (*peer; gossip_now). On an
+  /// overlay a draws its own targets first (async mode: its own draw, serial, in event order).
+  bool draw(Agent& a, AgentId* peer) {
+    if (!overlay_) return gossip_now(trigger_, *graph_, a, peer);
+    overlay_->begin_iteration(a.id.value, a.iteration);
+    return gossip_now(trigger_, overlay_->targets(a.id.value), a, peer);
+  }
+  /// Agent i's neighbour count on the static graph; `otherwise` on an overlay.
+  size_t degree_or(uint32_t i, size_t otherwise) const {
+    return graph_ ? graph_->degree(i) : otherwise;
+  }
+  /// For checkpoints: the overlay's state (nothing on a static graph).
+  void archive(StateArchive& ar) {
+    if (overlay_) overlay_->archive(ar);
+  }
+
+ private:
+  Trigger trigger_;
+  const topo::Graph* graph_ = nullptr;  // the static graph, or null on an overlay
+  std::optional<Overlay> overlay_;
+};
+
+/// An agent's pick for its iteration, the start of a one-peer gossip algorithm's per-agent state.
+struct GossipTurn {
+  bool fire = false;  // it gossips this iteration
+  AgentId peer;       // with whom
+  Snapshot current;   // x_i as sent this iteration (made on first need: snapshot_of)
+  SnapshotPool pool;  // buffers of i's snapshots
+
+  /// For checkpoints: the pick and the snapshot (the pool starts empty).
+  void archive_turn(AgentArchive& ar) {
+    ar.value(fire);
+    ar.value(peer);
+    ar.snapshot(current);
+  }
+};
 
 }  // namespace dlsim

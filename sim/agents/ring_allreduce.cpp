@@ -24,7 +24,8 @@ void RingAllReduce::prepare(Agent& a) {
 
 void RingAllReduce::send_stage(const Agent& a, uint32_t stage, Outbox& out) const {
   const AgentId next{(a.id.value + 1) % n_};
-  out.send(Message{MessageKind::kReduceChunk, a.id, next, nullptr, 0.0, stage, chunk_bytes_});
+  out.send(
+      Message{MessageKind::kReduceChunk, a.id, next, nullptr, chunk_bytes_, ReduceStage{stage}});
 }
 
 void RingAllReduce::communicate(Agent& a, Outbox& out) {
@@ -37,7 +38,8 @@ void RingAllReduce::receive(Agent& a, const Message& m, Outbox& out) {
   DLSIM_CHECK(m.kind == MessageKind::kReduceChunk, "all-reduce got message kind {}",
               static_cast<int>(m.kind));
   // 2(n-1) stages: n-1 of reduce-scatter, then n-1 of all-gather.
-  if (m.stage + 1 < 2 * (n_ - 1)) send_stage(a, m.stage + 1, out);
+  const uint32_t stage = m.payload_as<ReduceStage>().stage;
+  if (stage + 1 < 2 * (n_ - 1)) send_stage(a, stage + 1, out);
 }
 
 bool RingAllReduce::round_reduces(std::span<Agent> agents) const {

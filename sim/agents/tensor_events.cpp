@@ -4,21 +4,10 @@
 #include <limits>
 
 #include "sim/agents/agent_archive.hpp"
+#include "sim/agents/drift_norm.hpp"
 #include "sim/core/error.hpp"
 
 namespace dlsim {
-namespace {
-
-double norm_of(const auto& v, DriftNorm norm) {
-  switch (norm) {
-    case DriftNorm::kL2: return std::sqrt(static_cast<double>(v.squaredNorm()));
-    case DriftNorm::kL1: return static_cast<double>(v.template lpNorm<1>());
-    case DriftNorm::kLinf: return static_cast<double>(v.template lpNorm<Eigen::Infinity>());
-  }
-  return 0.0;
-}
-
-}  // namespace
 
 TensorEvents::TensorEvents(const TriggerSpec& spec) : spec_(spec), rule_(spec) {
   DLSIM_CHECK(per_tensor(spec), "trigger {} is not per tensor", to_string(spec.kind));
@@ -118,17 +107,33 @@ void TensorEvents::archive(StateArchive& ar) {
 
 void PartialCopies::receive(const TensorEvents& events, SnapshotPool& pool, size_t n,
                             const Message& m, const ParamVector& x) {
-  DLSIM_CHECK(m.params && m.parts, "a per-tensor message without its parts");
-  if (!own[n] && m.stage == received[n] + 1) {
+  const TensorParts* p = m.payload_if<TensorParts>();
+  DLSIM_CHECK(m.params && p && p->parts, "a per-tensor message without its parts");
+  if (!own[n] && p->sequence == received[n] + 1) {
     held[n] = m.params;  // = our copy with the parts replaced: it was the sender's previous x^
   } else {
     // A message of this sender was lost: from now on the copy is ours, as on a real network.
     std::shared_ptr<ParamVector> copy = pool.take_copy(held[n] ? *held[n] : x);
-    events.copy_parts(*copy, *m.params, *m.parts);
+    events.copy_parts(*copy, *m.params, *p->parts);
     held[n] = std::move(copy);
     own[n] = 1;
   }
-  received[n] = m.stage;
+  received[n] = p->sequence;
+}
+
+void TensorParts::archive(StateArchive& ar) {
+  archive_parts(ar, parts);
+  ar.value(sequence);
+}
+
+void archive_parts(StateArchive& ar, Parts& p) {  // a few indices: written with every holder
+  bool present = p != nullptr;
+  ar.value(present);
+  if (!present) return p.reset();
+  std::vector<uint32_t> indices;
+  if (!ar.loading()) indices = *p;
+  ar.vector(indices);
+  if (ar.loading()) p = std::make_shared<const std::vector<uint32_t>>(std::move(indices));
 }
 
 void PartialCopies::archive(AgentArchive& ar) {

@@ -8,7 +8,8 @@
 //   slope = that change / iterations since the previous send, and thr_p = the mean of the last
 //   two slopes (the first send's predecessor counts as 0).
 // Senders keep x^ as one vector: its fired tensors are replaced at each event, and the message
-// shares that vector and lists the tensors it carries; a receiver copies only those (PartialCopies).
+// shares that vector and lists the tensors it carries; a receiver copies only those
+// (PartialCopies).
 #pragma once
 
 #include <cstdint>
@@ -37,9 +38,9 @@ class TensorEvents {
 
   /// The tensors agent i sends at iteration k, in layout order (empty: no event). x: its
   /// parameters now; sent: x^, what its neighbours hold (null before its first event: every
-  /// tensor fires unless the threshold is infinite). alpha_k: the step size (ThresholdForm::kAlpha).
-  /// The list is shared by the event's messages; its buffer is reused once nobody holds it.
-  /// Touches only agent i's state: safe in the parallel phase.
+  /// tensor fires unless the threshold is infinite). alpha_k: the step size
+  /// (ThresholdForm::kAlpha). The list is shared by the event's messages; its buffer is reused once
+  /// nobody holds it. Touches only agent i's state: safe in the parallel phase.
   Parts decide(uint32_t i, int64_t k, const ParamVector& x, const ParamVector* sent,
                double alpha_k);
 
@@ -55,7 +56,9 @@ class TensorEvents {
                   const std::vector<uint32_t>& parts) const;
 
   /// The adaptive threshold thr_p of agent i's tensor p after its last decision (kAdaptive).
-  double threshold(uint32_t i, size_t p) const { return tensors_[i * layout_.size() + p].threshold; }
+  double threshold(uint32_t i, size_t p) const {
+    return tensors_[i * layout_.size() + p].threshold;
+  }
 
   /// For checkpoints; loading fails when the saved number of tensors or agents differs.
   void archive(StateArchive& ar);
@@ -63,8 +66,8 @@ class TensorEvents {
  private:
   struct PerTensor {  // kAdaptive's memory of one tensor at one agent
     double threshold = 0.0;
-    double last_norm = 0.0;   // ||x_p|| at its last send (0 before any)
-    int64_t last_k = -1;      // the iteration of its last send
+    double last_norm = 0.0;  // ||x_p|| at its last send (0 before any)
+    int64_t last_k = -1;     // the iteration of its last send
     double slopes[2] = {0.0, 0.0};
   };
   bool fires(PerTensor& t, int64_t k, const ParamVector& x, const ParamVector* sent,
@@ -88,8 +91,8 @@ class PartialCopies {
     received.assign(neighbours, 0);
     own.assign(neighbours, 0);
   }
-  /// Message m (numbered by m.stage from 1 per sender) from neighbour n arrived at an agent
-  /// whose parameters are x.
+  /// Message m (numbered by its TensorParts' sequence from 1 per sender) from neighbour n arrived
+  /// at an agent whose parameters are x.
   void receive(const TensorEvents& events, SnapshotPool& pool, size_t n, const Message& m,
                const ParamVector& x);
   /// For checkpoints; loading fails when the saved number of neighbours differs.

@@ -38,17 +38,12 @@ class FlowBuffers {
     uint32_t slot;
     uint32_t zero = 0;  // the padding, named: checkpoints write these bytes
   };
-  struct Pair {
-    uint32_t to;
-    std::vector<Held> held;  // in offer order; short: about the bound
-  };
-
-  Pair& pair(uint32_t from, uint32_t to);
-  bool over(const Pair& p, bool with_new, uint64_t new_bytes) const;  // beyond the bound
+  // Beyond the bound (with a new message of new_bytes when with_new).
+  bool over(const std::vector<Held>& held, bool with_new, uint64_t new_bytes) const;
 
   SendBufferConfig config_;
-  std::vector<std::vector<Pair>> pairs_;  // per sender, sorted by destination
-  std::vector<uint32_t> over_;            // per node: its pairs beyond the bound
+  BufferPairs<Held> pairs_;     // per (sender, destination): in offer order; short: about the bound
+  std::vector<uint32_t> over_;  // per node: its pairs beyond the bound
 };
 
 }  // namespace dlsim

@@ -20,35 +20,27 @@ SendBuffers::SendBuffers(const SendBufferConfig& config, uint32_t nodes)
               config.bytes);
 }
 
-SendBuffers::Pair& SendBuffers::pair(uint32_t from, uint32_t to) {
-  std::vector<Pair>& list = pairs_[from];
-  auto it = std::lower_bound(list.begin(), list.end(), to,
-                             [](const Pair& p, uint32_t v) { return p.to < v; });
-  if (it == list.end() || it->to != to) it = list.insert(it, Pair{to, {}});
-  return *it;
-}
-
-bool SendBuffers::full(const Pair& p, uint64_t bytes) const {
-  if (config_.messages != 0) return p.waiting.size() >= config_.messages;
-  if (config_.bytes == 0 || p.waiting.empty()) return false;
+bool SendBuffers::full(const std::vector<Waiting>& waiting, uint64_t bytes) const {
+  if (config_.messages != 0) return waiting.size() >= config_.messages;
+  if (config_.bytes == 0 || waiting.empty()) return false;
   uint64_t held = bytes;
-  for (const Waiting& w : p.waiting) held += w.bytes;
+  for (const Waiting& w : waiting) held += w.bytes;
   return held > config_.bytes;
 }
 
-SimTime SendBuffers::room_at(const Pair& p) const {
+SimTime SendBuffers::room_at(const std::vector<Waiting>& waiting) const {
   // The buffer is within the bound once the first k waiting messages are on the wire: at the
   // start of the k-th. A single message always fits.
-  const size_t c = p.waiting.size();
+  const size_t c = waiting.size();
   size_t k = 0;
   if (config_.messages != 0) {
     k = c > config_.messages ? c - config_.messages : 0;
   } else {
     uint64_t held = 0;
-    for (const Waiting& w : p.waiting) held += w.bytes;
-    while (c - k > 1 && held > config_.bytes) held -= p.waiting[k++].bytes;
+    for (const Waiting& w : waiting) held += w.bytes;
+    while (c - k > 1 && held > config_.bytes) held -= waiting[k++].bytes;
   }
-  return k == 0 ? SimTime{} : p.waiting[k - 1].start;
+  return k == 0 ? SimTime{} : waiting[k - 1].start;
 }
 
 void SendBuffers::expire(SimTime now) {
@@ -72,33 +64,32 @@ SendBuffers::Decision SendBuffers::offer(SimTime now, uint32_t from, uint32_t to
   // Every message this sender left waiting has started: its buffers are empty, so they are
   // forgotten (on a dynamic topology a sender meets ever new peers; memory stays with the
   // buffers that hold something).
-  if (last_start_[from] <= now) pairs_[from].clear();
-  std::vector<Pair>& list = pairs_[from];
-  Pair& p = pair(from, to);
-  auto on_wire = std::find_if(p.waiting.begin(), p.waiting.end(),
-                              [&](const Waiting& w) { return w.start > now; });
-  p.waiting.erase(p.waiting.begin(), on_wire);
-  const bool is_full = config_.bounded() && full(p, bytes);
+  if (last_start_[from] <= now) pairs_.forget_all(from);
+  std::vector<Waiting>& waiting = pairs_.at(from, to);
+  auto on_wire =
+      std::find_if(waiting.begin(), waiting.end(), [&](const Waiting& w) { return w.start > now; });
+  waiting.erase(waiting.begin(), on_wire);
+  const bool is_full = config_.bounded() && full(waiting, bytes);
   if (is_full && buffering == Buffering::kLatestValue) {
     if (config_.when_full == WhenFull::kDrop) return {Verdict::kDrop, 0};
     // Coalesce into the newest waiting message: it has the same size (a copy of the same
     // vector), so its place and timing in the queue stay exact.
-    if (config_.when_full == WhenFull::kCoalesce && p.waiting.back().bytes == bytes)
-      return {Verdict::kSupersede, p.waiting.back().slot};
+    if (config_.when_full == WhenFull::kCoalesce && waiting.back().bytes == bytes)
+      return {Verdict::kSupersede, waiting.back().slot};
   }
   // A message whose first link changed (a detour around a failed link, network.failures) can
   // start before those still waiting for the old one: the list stays in start order, which is
   // the order messages leave it.
   if (start > now) {
-    const auto at = std::upper_bound(p.waiting.begin(), p.waiting.end(), start,
+    const auto at = std::upper_bound(waiting.begin(), waiting.end(), start,
                                      [](SimTime t, const Waiting& w) { return t < w.start; });
-    p.waiting.insert(at, Waiting{start, bytes, slot});
+    waiting.insert(at, Waiting{start, bytes, slot});
     queue(from, start, bytes);
   }
-  if (is_full) blocked_until_[from] = max(blocked_until_[from], room_at(p));
+  if (is_full) blocked_until_[from] = max(blocked_until_[from], room_at(waiting));
   // An empty buffer is forgotten too, so a sender that always has something waiting somewhere
   // keeps only the buffers that hold messages.
-  if (p.waiting.empty()) list.erase(list.begin() + (&p - list.data()));
+  pairs_.forget_if_empty(from, to);
   return {Verdict::kEnter, slot};
 }
 
@@ -110,20 +101,12 @@ void SendBuffers::queue(uint32_t from, SimTime start, uint64_t bytes) {
 }
 
 void SendBuffers::lost_at_once(uint32_t from, uint32_t to, uint32_t slot) {
-  for (Waiting& w : pair(from, to).waiting)
+  for (Waiting& w : pairs_.at(from, to))
     if (w.slot == slot) w.slot = kLostSlot;
 }
 
 void SendBuffers::archive(StateArchive& ar) {
-  ar.expect<uint64_t>(pairs_.size(), "another network: send buffer count");
-  for (std::vector<Pair>& list : pairs_) {
-    const uint64_t n = ar.count(list.size());
-    if (ar.loading()) list.resize(n);
-    for (Pair& p : list) {
-      ar.value(p.to);
-      ar.vector(p.waiting);
-    }
-  }
+  pairs_.archive(ar);
   ar.sized_vector(blocked_until_, "another network: blocked senders");
   ar.sized_vector(last_start_, "another network: blocked senders");
   ar.vector(heap_);

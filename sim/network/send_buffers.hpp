@@ -16,6 +16,7 @@
 // too); a stretch in which it never caught up that lasts kOverloadStretch is an overload.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <type_traits>
@@ -38,6 +39,56 @@ struct SendBufferConfig {
   uint64_t bytes = 0;
   WhenFull when_full = WhenFull::kCoalesce;
   bool bounded() const { return messages != 0 || bytes != 0; }
+};
+
+/// Per sender, a short list of `Entry` for each destination it has a buffer to, kept sorted by
+/// destination: the layout both send buffers keep (SendBuffers, and FlowBuffers under max-min
+/// sharing). An empty list is forgotten on request, so a sender that meets ever new peers (a
+/// dynamic topology) keeps only the buffers that hold something.
+template <class Entry>
+class BufferPairs {
+ public:
+  explicit BufferPairs(uint32_t nodes) : pairs_(nodes) {}
+
+  /// from -> to's list, made (empty) when from had none.
+  std::vector<Entry>& at(uint32_t from, uint32_t to) {
+    std::vector<Pair>& list = pairs_[from];
+    auto it = find(list, to);
+    if (it == list.end() || it->to != to) it = list.insert(it, Pair{to, {}});
+    return it->entries;
+  }
+  /// Forgets from -> to's list when it is empty (it must exist).
+  void forget_if_empty(uint32_t from, uint32_t to) {
+    std::vector<Pair>& list = pairs_[from];
+    const auto it = find(list, to);
+    if (it->entries.empty()) list.erase(it);
+  }
+  /// Forgets every list of `from` (all empty).
+  void forget_all(uint32_t from) { pairs_[from].clear(); }
+  /// The lists `from` keeps now.
+  size_t kept(uint32_t from) const { return pairs_[from].size(); }
+
+  /// Entry: trivially copyable, without unnamed padding (its bytes are written).
+  void archive(StateArchive& ar) {
+    ar.expect<uint64_t>(pairs_.size(), "another network: send buffer count");
+    for (std::vector<Pair>& list : pairs_)
+      ar.items(list, [&ar](Pair& p) {
+        ar.value(p.to);
+        ar.vector(p.entries);
+      });
+  }
+
+ private:
+  struct Pair {
+    uint32_t to = 0;
+    std::vector<Entry> entries;
+  };
+  static typename std::vector<Pair>::iterator find(std::vector<Pair>& list, uint32_t to) {
+    return std::lower_bound(list.begin(), list.end(), to,
+                            [](const Pair& p, uint32_t v) { return p.to < v; });
+  }
+
+  std::vector<std::vector<Pair>> pairs_;  // per sender, sorted by destination
 };
 
 class SendBuffers {
@@ -65,7 +116,7 @@ class SendBuffers {
   /// Bytes waiting in all buffers after the last offer (at that offer's time).
   uint64_t queued_bytes() const { return queued_bytes_; }
   /// The (from, destination) buffers `from` keeps now: those that may hold waiting messages.
-  size_t buffers_kept(uint32_t from) const { return pairs_[from].size(); }
+  size_t buffers_kept(uint32_t from) const { return pairs_.kept(from); }
 
   void archive(StateArchive& ar);
 
@@ -76,21 +127,17 @@ class SendBuffers {
     uint32_t slot;
     uint32_t zero = 0;  // the padding, named: checkpoints write these bytes
   };
-  struct Pair {
-    uint32_t to;
-    std::vector<Waiting> waiting;  // in start order (one FIFO serialiser); short: about the bound
-  };
-
-  Pair& pair(uint32_t from, uint32_t to);
-  bool full(const Pair& p, uint64_t bytes) const;
-  SimTime room_at(const Pair& p) const;
+  bool full(const std::vector<Waiting>& waiting, uint64_t bytes) const;
+  SimTime room_at(const std::vector<Waiting>& waiting) const;
   void expire(SimTime now);
   void queue(uint32_t from, SimTime start, uint64_t bytes);
 
   SendBufferConfig config_;
-  std::vector<std::vector<Pair>> pairs_;  // per sender, sorted by destination
-  std::vector<SimTime> blocked_until_;    // per node
-  std::vector<SimTime> last_start_;       // per node: the latest start of its waiting messages
+  // Per (sender, destination): the messages waiting, in start order (one FIFO serialiser);
+  // short: about the bound.
+  BufferPairs<Waiting> pairs_;
+  std::vector<SimTime> blocked_until_;  // per node
+  std::vector<SimTime> last_start_;     // per node: the latest start of its waiting messages
   struct Queued {
     SimTime start;
     uint64_t bytes;

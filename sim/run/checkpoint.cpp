@@ -21,8 +21,9 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[8] = {'D', 'L', 'S', 'I', 'M', 'C', 'K', 'P'};
-// 2: per-tensor send counts; 3: the network saved as wires, messages, then its transport
-constexpr uint32_t kFormat = 3;
+// 2: per-tensor send counts; 3: the network saved as wires, messages, then its transport;
+// 4: a message's algorithm-owned content as one tagged payload (AgentArchive::payload)
+constexpr uint32_t kFormat = 4;
 // Section tags: a reader out of step with the writer stops at the next one.
 constexpr uint32_t kRunPart = 0x52554e31, kSimPart = 0x53494d31, kNetworkPart = 0x4e455431,
                    kMessagesPart = 0x4d534731, kAgentsPart = 0x41474e31,
@@ -167,9 +168,9 @@ CheckpointIdentity checkpoint_identity(const ScenarioSpec& spec) {
 }
 
 uint64_t write_checkpoint(const fs::path& folder, const CheckpointIdentity& identity,
-                      const CheckpointPolicy& policy, const RunCounters& counters,
-                      const World& world, const Swarm& swarm, const CommRecorder& comm,
-                      const std::function<void(AgentArchive&)>& driver_state) {
+                          const CheckpointPolicy& policy, const RunCounters& counters,
+                          const World& world, const Swarm& swarm, const CommRecorder& comm,
+                          const std::function<void(AgentArchive&)>& driver_state) {
   const fs::path final_file = folder / kCheckpointName;
   const fs::path partial = folder / (std::string(kCheckpointName) + ".partial");
   uint64_t bytes = 0;

@@ -10,7 +10,7 @@ namespace {
 // a part of one or a compressed change, sent by an algorithm (a rejoin model is churn's; requests
 // and all-reduce chunks carry neither).
 bool carries_tensors(const Message& m) {
-  return (m.params || m.delta) && m.kind != MessageKind::kRejoinModel;
+  return (m.params || payload_carries_model(m.payload)) && m.kind != MessageKind::kRejoinModel;
 }
 
 }  // namespace
@@ -22,9 +22,10 @@ void Swarm::send(Message m) {
     listener_.message_compressed(m.from, m.uncompressed_bytes, m.size_bytes);
   if (r.outcome == SendOutcome::kSuperseded && carries_tensors(in_flight_[r.slot])) {
     const Message& old = in_flight_[r.slot];
-    listener_.tensors_sent(old.from, old.parts.get(), TensorSend::kWithdrawn);
+    listener_.tensors_sent(old.from, payload_tensors(old.payload), TensorSend::kWithdrawn);
   }
-  if (carries_tensors(m)) listener_.tensors_sent(m.from, m.parts.get(), TensorSend::kSent);
+  if (carries_tensors(m))
+    listener_.tensors_sent(m.from, payload_tensors(m.payload), TensorSend::kSent);
   if (!network_.in_flight(r.slot)) return forget_pull(m);  // lost on its first link
   if (r.slot >= in_flight_.size()) in_flight_.resize(r.slot + 1);
   in_flight_[r.slot] = std::move(m);  // a superseded message's content is replaced
@@ -82,8 +83,10 @@ bool Swarm::dispatch(const Event& e) {
   } else if (m.to.value < agents_.size()) {
     algorithm_.receive(agents_[m.to.value], m, *this);
   } else {  // EASGD's server: a node that is not an agent
-    DLSIM_CHECK(service_ != nullptr, "node {} is no agent and the algorithm has no service "
-                "node, but it got a message from agent {}", m.to.value, m.from.value);
+    DLSIM_CHECK(service_ != nullptr,
+                "node {} is no agent and the algorithm has no service "
+                "node, but it got a message from agent {}",
+                m.to.value, m.from.value);
     service_->receive_service(m, *this);
   }
   return true;
@@ -133,7 +136,7 @@ void Swarm::start_pull(const Agent& a, std::vector<uint8_t>& waiting) {
   const uint64_t bytes = static_cast<uint64_t>(from.x.size()) * sizeof(float);
   waiting[i] = 1;  // before the send, which may lose it at once (async: forget_pull)
   send(Message(MessageKind::kRejoinModel, from.id, a.id, std::make_shared<ParamVector>(from.x),
-               0.0, 0, bytes));
+               bytes));
 }
 
 // Sync checkpoints are taken between rounds: pulls are over, and begin_round() sets the

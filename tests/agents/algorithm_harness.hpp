@@ -109,13 +109,24 @@ inline std::vector<Agent> make_agents(const std::vector<ParamVector>& x0,
   return agents;
 }
 
+/// The compressed change a message carries (null: it carries none).
+inline const CompressedVector* delta_of(const Message& m) {
+  const CompressedChange* c = m.payload_if<CompressedChange>();
+  return c ? c->delta.get() : nullptr;
+}
+/// The tensors a per-tensor message carries (null: it is not one).
+inline const std::vector<uint32_t>* parts_of(const Message& m) {
+  const TensorParts* p = m.payload_if<TensorParts>();
+  return p ? p->parts.get() : nullptr;
+}
+
 /// Decides whether a message arrives (false: it is lost).
 using Delivery = std::function<bool(const Message&)>;
 
 /// One synchronous round of every agent, in agent order; returns the messages sent. Adds the
 /// round's events to `events` when given; delivers only what `arrives` accepts, when given.
-inline int run_round(Algorithm& alg, std::vector<Agent>& agents,
-                     EventCounts* events = nullptr, const Delivery& arrives = {}) {
+inline int run_round(Algorithm& alg, std::vector<Agent>& agents, EventCounts* events = nullptr,
+                     const Delivery& arrives = {}) {
   QueueOutbox out(events);
   SyncFastPath* const fast = dynamic_cast<SyncFastPath*>(&alg);
   alg.begin_round(agents.front().iteration, SimTime{});
@@ -129,8 +140,10 @@ inline int run_round(Algorithm& alg, std::vector<Agent>& agents,
     const Message m = out.queue.front();
     out.queue.pop_front();
     if (arrives && !arrives(m)) continue;
-    if (m.to.value < agents.size()) alg.receive(agents[m.to.value], m, out);
-    else dynamic_cast<ServiceNode&>(alg).receive_service(m, out);  // EASGD's server, node n
+    if (m.to.value < agents.size())
+      alg.receive(agents[m.to.value], m, out);
+    else
+      dynamic_cast<ServiceNode&>(alg).receive_service(m, out);  // EASGD's server, node n
   }
   auto* hooks = dynamic_cast<RoundHooks*>(&alg);
   if (hooks) hooks->before_updates(agents);

@@ -59,8 +59,8 @@ TEST_CASE(
   const topo::Graph line = line_graph(4), ring = ring_graph(4);
   int whole = 0, compressed = 0;
   const auto count = [&](const Message& m) {
-    ++(m.delta ? compressed : whole);
-    if (!m.delta) CHECK(m.size_bytes >= 20 * sizeof(float));  // uncompressed
+    ++(delta_of(m) ? compressed : whole);
+    if (!delta_of(m)) CHECK(m.size_bytes >= 20 * sizeof(float));  // uncompressed
     return true;
   };
   EventCounts events;

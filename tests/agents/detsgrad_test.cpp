@@ -213,7 +213,8 @@ TriggerSpec decaying_threshold(double v0) {
 
 }  // namespace
 
-TEST_CASE("SPARQ (DETSGRAD + top_k + qsgd): every holder's copy of x^_j is the sender's, bit for bit") {
+TEST_CASE(
+    "SPARQ (DETSGRAD + top_k + qsgd): every holder's copy of x^_j is the sender's, bit for bit") {
   const topo::Graph g = ring_graph(5);
   Detsgrad alg(constant_steps(), decaying_threshold(4.0), g, top_k_qsgd(4, 8));
   const WaveProblem p = wave_problem(5, 40);
@@ -222,7 +223,7 @@ TEST_CASE("SPARQ (DETSGRAD + top_k + qsgd): every holder's copy of x^_j is the s
   int messages = 0;
   for (int round = 0; round < 40; ++round) {
     run_round(alg, agents, nullptr, [&](const Message& m) {
-      REQUIRE(m.delta);
+      REQUIRE(delta_of(m));
       // 4 indices of 32 bits (< a 40-bit mask? no: 128 > 40, so the mask) + 4 x (sign + 4 level
       // bits) + the norm: 40 + 20 + 32 = 92 bits = 12 bytes.
       REQUIRE(m.size_bytes == 12);
@@ -247,7 +248,7 @@ TEST_CASE("SPARQ: after a lost message the holder adds each later q to its own c
     run_round(alg, agents, nullptr, [&](const Message& m) {
       if (m.from.value != 0) return true;
       if (round == 3) return false;  // lost
-      m.delta->add_to(std::span<float>(shadow.data(), 30));
+      delta_of(m)->add_to(std::span<float>(shadow.data(), 30));
       return true;
     });
     const ParamVector* held = alg.neighbour_copy(AgentId{1}, 0);
@@ -292,14 +293,15 @@ TEST_CASE("SPARQ on quadratics: the average follows gradient descent and the age
   };
   auto worst_distance = [&] {
     double worst = 0.0;
-    for (const Agent& a : agents) worst = std::max(worst, static_cast<double>((a.x - optimum).norm()));
+    for (const Agent& a : agents)
+      worst = std::max(worst, static_cast<double>((a.x - optimum).norm()));
     return worst;
   };
   const double start = average_distance();
   const double worst_start = worst_distance();
   for (int round = 0; round < 300; ++round) run_round(alg, agents);
-  MESSAGE("average: " << average_distance() / start << ", worst agent: "
-                      << worst_distance() / worst_start << " of the start");
+  MESSAGE("average: " << average_distance() / start
+                      << ", worst agent: " << worst_distance() / worst_start << " of the start");
   CHECK(average_distance() < 1e-3 * start);
   CHECK(worst_distance() < 0.5 * worst_start);
 }

@@ -43,8 +43,8 @@ TEST_CASE("EventGraD sends only the tensors that crossed and receivers replace o
   seen.clear();
   CHECK(run_round(alg, agents, nullptr, record) == 2);
   for (const Message& m : seen) {
-    REQUIRE(m.parts);
-    CHECK(*m.parts == std::vector<uint32_t>{0});
+    REQUIRE(parts_of(m));
+    CHECK(*parts_of(m) == std::vector<uint32_t>{0});
     CHECK(m.size_bytes == 4 + 1);
   }
   // Agent 1 holds (1, 0, 0, 0) of agent 0 (tensor 1 still the k = 0 value), agent 0 holds
@@ -82,9 +82,9 @@ TEST_CASE("EventGraD holders keep the sender's x^ bit for bit, and their own aft
   int lost_in = -1;  // the round of the one lost message: agent 0's first to agent 1 from round 7
   for (int round = 0; round < 40; ++round) {
     run_round(alg, agents, nullptr, [&](const Message& m) {
-      REQUIRE(m.parts);
-      REQUIRE(m.size_bytes == floats_of(*m.parts, layout) * 4 + 1);
-      partial += m.parts->size() < 3 ? 1 : 0;
+      REQUIRE(parts_of(m));
+      REQUIRE(m.size_bytes == floats_of(*parts_of(m), layout) * 4 + 1);
+      partial += parts_of(m)->size() < 3 ? 1 : 0;
       ++messages;
       if (m.from.value != 0 || m.to.value != 1) return true;
       if (round >= 7 && lost_in < 0) {
@@ -92,7 +92,7 @@ TEST_CASE("EventGraD holders keep the sender's x^ bit for bit, and their own aft
         return false;
       }
       if (shadow.size() == 0) shadow = *m.params;
-      for (uint32_t part : *m.parts)
+      for (uint32_t part : *parts_of(m))
         shadow.segment(layout[part].offset, layout[part].size) =
             m.params->segment(layout[part].offset, layout[part].size);
       return true;
@@ -106,8 +106,8 @@ TEST_CASE("EventGraD holders keep the sender's x^ bit for bit, and their own aft
     for (uint32_t i = 2; i < 5; ++i) {
       const auto neighbours = g.neighbors(i);
       for (size_t n = 0; n < neighbours.size(); ++n)
-        REQUIRE(same_bits(alg.neighbour_copy(AgentId{i}, n),
-                          *alg.public_copy(AgentId{neighbours[n]})));
+        REQUIRE(
+            same_bits(alg.neighbour_copy(AgentId{i}, n), *alg.public_copy(AgentId{neighbours[n]})));
     }
   }
   CHECK(lost_in >= 0);
@@ -149,9 +149,9 @@ TEST_CASE("DETSGRAD per tensor: only crossing tensors travel and copies stay the
   int partial = 0;
   for (int round = 0; round < 30; ++round) {
     run_round(alg, agents, nullptr, [&](const Message& m) {
-      REQUIRE(m.parts);
-      REQUIRE(m.size_bytes == floats_of(*m.parts, {{0, 30}, {30, 10}}) * 4 + 1);
-      partial += m.parts->size() == 1 ? 1 : 0;
+      REQUIRE(parts_of(m));
+      REQUIRE(m.size_bytes == floats_of(*parts_of(m), {{0, 30}, {30, 10}}) * 4 + 1);
+      partial += parts_of(m)->size() == 1 ? 1 : 0;
       return true;
     });
     REQUIRE(copies_match_senders(alg, g));

@@ -34,11 +34,11 @@ TEST_CASE("SPARQ: x^_i made in the buffer of the one before is the sum of its q'
     for (int round = 0; round < 30; ++round) {
       std::vector<bool> added(3, false);
       run_round(alg, agents, nullptr, [&](const Message& m) {
-        REQUIRE(m.delta);
-        REQUIRE(m.delta->indices.size() == 4);
+        REQUIRE(delta_of(m));
+        REQUIRE(delta_of(m)->indices.size() == 4);
         const uint32_t from = m.from.value;
         if (!added[from]) {  // one q per event, sent to both neighbours
-          m.delta->add_to(std::span<float>(sums[from].data(), 50));
+          delta_of(m)->add_to(std::span<float>(sums[from].data(), 50));
           added[from] = true;
         }
         return !(lossy && from == 0 && m.to.value == 1 && round % 9 == 4);

@@ -28,7 +28,7 @@ std::pair<long, long> owners_of_lost_message(uint64_t nic_uplink_bps) {
   alg.start(agents);
   Swarm swarm(sim, net, alg, agents);
   const Snapshot snapshot = std::make_shared<const ParamVector>(vec({1, 2, 3}));
-  swarm.send(Message{MessageKind::kParams, AgentId{0}, AgentId{1}, snapshot, 0.0, 0, 12});
+  swarm.send(Message{MessageKind::kParams, AgentId{0}, AgentId{1}, snapshot, 12});
   const long after_send = snapshot.use_count();
   sim.run([&](const Event& e) { CHECK(swarm.dispatch(e)); });
   return {after_send, snapshot.use_count()};
