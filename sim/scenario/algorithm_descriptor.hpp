@@ -97,8 +97,8 @@ class AlgorithmDescriptor {
   /// capabilities() says alone); InputError naming the file and key.
   virtual void check(const ScenarioSpec&) const {}
 
-  /// `degrees`: of the graphs the run builds (all 0 before they are built: the copies then
-  /// count as few as they can be).
+  /// `degrees`: of the graphs the run builds; all 0 before they are built, for the estimate's
+  /// lower bound, so the copies must not decrease as a degree grows.
   virtual AlgorithmCopies copies(const ScenarioSpec&, const GraphDegrees& degrees) const = 0;
   /// The physical network's graph: the agents' graph, plus the service nodes of algorithms that
   /// have some (capabilities().service_node).

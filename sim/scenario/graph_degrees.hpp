@@ -1,6 +1,5 @@
-// What the memory estimate and the algorithms read of a run's graphs: their degrees. Counted once
-// from the graphs a run plan builds (run_plan.hpp); before they are built, every field is 0, a
-// lower bound, which the estimate's first pass uses to refuse a graph too large to build.
+// What the memory estimate and the algorithms read of a run's graphs: their degrees, counted once
+// from the graphs a run plan builds (run_plan.hpp).
 #pragma once
 
 #include <cstdint>

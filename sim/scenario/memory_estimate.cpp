@@ -11,7 +11,6 @@
 #include "sim/core/system_memory.hpp"
 #include "sim/network/send_buffers.hpp"
 #include "sim/scenario/algorithm_descriptor.hpp"
-#include "sim/scenario/run_plan.hpp"
 #include "sim/scenario/underlay.hpp"
 
 namespace dlsim {
@@ -232,7 +231,13 @@ MemoryEstimator::MemoryEstimator(const ScenarioSpec& spec, uint64_t available_by
   model_ = model_facts(spec, batch_);
 }
 
+MemoryEstimate MemoryEstimator::before_graphs() const { return estimate(GraphDegrees{}, false); }
+
 MemoryEstimate MemoryEstimator::estimate(const GraphDegrees& degrees) const {
+  return estimate(degrees, true);
+}
+
+MemoryEstimate MemoryEstimator::estimate(const GraphDegrees& degrees, bool in_flight_part) const {
   const ScenarioSpec& s = spec_;
   const ModelFacts& m = model_;
   const uint64_t batch = batch_;
@@ -262,7 +267,8 @@ MemoryEstimate MemoryEstimator::estimate(const GraphDegrees& degrees) const {
                                     static_cast<double>(m.work_bytes + batch_bytes)),
                      fmt::format("{} agents x {} of activations and scratch", model_agents,
                                  format_bytes(m.work_bytes + batch_bytes))});
-  const double in_flight = in_flight_vectors(s, m, degrees, copies.async_sends);
+  const double in_flight =
+      in_flight_part ? in_flight_vectors(s, m, degrees, copies.async_sends) : 0.0;
   if (in_flight > 0.0)
     e.parts.push_back(
         {"in flight", "/network/bandwidth",
@@ -287,10 +293,6 @@ MemoryEstimate MemoryEstimator::estimate(const GraphDegrees& degrees) const {
                        fmt::format("{:.0f} edges of a complete graph x {} B", edges, per_edge)});
   }
   return e;
-}
-
-MemoryEstimate estimate_memory(const ScenarioSpec& spec, uint64_t available_bytes) {
-  return MemoryEstimator(spec, available_bytes).estimate(plan_graphs(spec).degrees);
 }
 
 void check_memory_fits(const ScenarioSpec& s, const MemoryEstimate& e, uint64_t available_bytes) {

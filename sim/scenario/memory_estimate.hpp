@@ -56,24 +56,29 @@ struct ModelFacts {
   uint64_t batch = 0;             ///< the largest batch a forward pass runs
 };
 
-/// Estimates runs of `spec` (validated): it probes the model once, then estimates for any
-/// graphs' degrees (GraphDegrees{} before they are built: a lower bound). `available_bytes` only
+/// Estimates runs of `spec` (validated, and outliving the estimator): it probes the model once,
+/// then estimates before the graphs exist and over the graphs' degrees. `available_bytes` only
 /// chooses which key a refusal would name.
 class MemoryEstimator {
  public:
   MemoryEstimator(const ScenarioSpec& spec, uint64_t available_bytes);
+  MemoryEstimator(ScenarioSpec&&, uint64_t) = delete;  // it keeps a reference
+
+  /// A lower bound from the scenario alone: the algorithm's copies at degree 0 (they grow with
+  /// the degree) and none in flight (how many depends on the degrees, not always growing with
+  /// them).
+  MemoryEstimate before_graphs() const;
+  /// The estimate over graphs of these degrees.
   MemoryEstimate estimate(const GraphDegrees& degrees) const;
 
  private:
+  MemoryEstimate estimate(const GraphDegrees& degrees, bool in_flight) const;
+
   const ScenarioSpec& spec_;
   uint64_t available_bytes_;
   uint64_t batch_;  // samples per training step of one agent
   ModelFacts model_;
 };
-
-/// The estimate of a run of `spec` over the graphs it would build (plan_graphs, run_plan.hpp),
-/// without checking that they fit: the estimate's tests. A run estimates once, in plan_run.
-MemoryEstimate estimate_memory(const ScenarioSpec& spec, uint64_t available_bytes);
 
 /// InputError naming spec.file and the largest part's key when the estimate exceeds
 /// `available_bytes`, with the estimate, its parts and the memory available.

@@ -34,8 +34,12 @@ RunPlan plan_run(const ScenarioSpec& spec, uint64_t available_bytes);
 /// plan_run against available_memory_bytes() (no bound when it cannot be read).
 RunPlan plan_run(const ScenarioSpec& spec);
 
-/// The graphs of a run of `spec` and their degrees, without an estimate or a memory check (the
-/// estimate's tests read estimates of runs too large to make).
+/// The graphs of a run of `spec` and their degrees, without an estimate or a memory check.
 RunPlan plan_graphs(const ScenarioSpec& spec);
+
+/// The estimate of a run of `spec` over the graphs it would build, without checking that they
+/// fit: for the estimate's tests, which read estimates of runs too large to make. A run estimates
+/// once, in plan_run.
+MemoryEstimate estimate_memory(const ScenarioSpec& spec, uint64_t available_bytes);
 
 }  // namespace dlsim

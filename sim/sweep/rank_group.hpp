@@ -38,8 +38,8 @@ class RankGroup {
   /// whichever thread of whichever rank asks first: calls `work(take)` on every rank, and each
   /// index is returned by exactly one take() in the group. `elsewhere` is called on rank 0 (on
   /// the calling thread, while `work` runs; it must not throw) for each run another rank reports
-  /// finished. Returns
-  /// once `work` has returned here and, on rank 0, every rank's has; rethrows what `work` threw.
+  /// finished. Returns once `work` has returned here and, on rank 0, every rank's has; rethrows
+  /// what `work` threw.
   virtual void deal(const std::vector<size_t>& todo,
                     const std::function<void(const TakeRun&)>& work,
                     const std::function<void(const FinishedRun&)>& elsewhere) = 0;

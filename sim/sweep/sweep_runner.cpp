@@ -186,7 +186,7 @@ void run_all(const SweepSpec& spec, const TakeRun& take, const SweepOptions& opt
     while (!stop) {
       const std::optional<size_t> i = take(previous);
       if (!i) return;
-      const SweepRun& run = spec.runs[*i];
+      const SweepRun& run = spec.runs.at(*i);  // rank 0 dealt it from the same sweep
       ++running;
       std::string error;
       std::string status;
@@ -229,7 +229,6 @@ SweepReport run_sweep(const SweepSpec& spec, const SweepOptions& options, RankGr
     prepare_sweep_folder(spec, options.out);
   }, options.out);
 
-
   // Rank 0 alone decides what is missing and deals it, in the sweep's order, to whichever rank
   // is free first: a sweep of uneven runs ends near its longest run, not at the end of the
   // unluckiest rank's fixed share. Which rank ran a run changes nothing in its folder.
@@ -248,6 +247,7 @@ SweepReport run_sweep(const SweepSpec& spec, const SweepOptions& options, RankGr
   SweepProgress progress(options.progress, label, todo.size() + report.reused, report.reused, log);
   std::mutex mutex;
   std::atomic<unsigned> running{0};
+  std::exception_ptr failure;  // a Cancelled run, or what the machine refused (threads, memory)
   try {
     ranks.deal(
         todo,
@@ -262,12 +262,17 @@ SweepReport run_sweep(const SweepSpec& spec, const SweepOptions& options, RankGr
                             running);
         });
   } catch (...) {
-    progress.finish();  // a Cancelled run: the progress line ends before the error
-    throw;
+    failure = std::current_exception();
   }
-  progress.finish();
+  progress.finish();  // before the error, if any
 
-  ranks.barrier();  // every rank's runs are in place before the table is read
+  // Every rank's runs are in place before the table is read; a rank whose work threw stops the
+  // others here too, rather than leaving them waiting for it.
+  const bool every_rank_ok = ranks.all(!failure);
+  if (failure) std::rethrow_exception(failure);
+  if (!every_rank_ok)
+    throw EnvironmentError(
+        fmt::format("{}: another rank of the sweep stopped; see its message", options.out.string()));
   if (ranks.rank() == 0) {
     report.counts = write_sweep_csv(spec, options.out);
     report.csv = options.out / "sweep.csv";

@@ -1,3 +1,5 @@
+// Message payloads (sim/agents/payload.hpp): each algorithm reads back its own type, and a
+// message in flight saves and loads with its payload through one archive function.
 #include <doctest/doctest.h>
 
 #include <memory>
