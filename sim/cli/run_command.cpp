@@ -12,6 +12,7 @@
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/run_plan.hpp"
 #include "sim/scenario/world.hpp"
+#include "sim/sweep/launcher.hpp"
 
 namespace dlsim::cli {
 
@@ -77,6 +78,13 @@ fs::path resumed_run(const RunCommandOptions& o) {
 }
 
 void run_run(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
+  // Under `mpirun -np R` every task would run the whole simulation into the same folder.
+  if (const unsigned tasks = launcher_task_count(); tasks > 1)
+    throw InputError(fmt::format(
+        "dlsim run: started as one of {} MPI tasks, and one run over several ranks is not "
+        "implemented yet (docs/partitioned-runs.md): start it as one task, or share a sweep's "
+        "runs over the ranks with `dlsim sweep` (docs/mpi.md)",
+        tasks));
   const std::optional<fs::path> resume =
       o.resume.empty() ? std::nullopt : std::optional<fs::path>(resumed_run(o));
   const ScenarioSpec spec =

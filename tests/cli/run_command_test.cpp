@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -538,6 +539,23 @@ TEST_CASE("a bad scenario exits 2 with one line naming the pointer, and leaves n
   CHECK(missing_data.code == 2);
   CHECK(missing_data.err.find("tools/setup.sh") != std::string::npos);
   CHECK_FALSE(fs::exists(out + ".tmp"));
+}
+
+TEST_CASE("dlsim run as one of several MPI tasks exits 2 before writing anything") {
+  const std::string out = scratch("mpi-tasks");
+  REQUIRE(setenv("OMPI_COMM_WORLD_SIZE", "2", 1) == 0);  // as mpirun -np 2 sets it
+  const Result r = run_dlsim({"run", smoke("dpsgd"), "-o", out, "--quiet"});
+  unsetenv("OMPI_COMM_WORLD_SIZE");
+  CHECK(r.code == 2);
+  CHECK(r.err.starts_with("dlsim: dlsim run: started as one of 2 MPI tasks, "));
+  CHECK(r.err.find('\n') == r.err.size() - 1);  // one line
+  CHECK_FALSE(fs::exists(out));
+  CHECK_FALSE(fs::exists(out + ".tmp"));
+  // One task (srun -n 1 inside a larger allocation) runs as usual.
+  REQUIRE(setenv("OMPI_COMM_WORLD_SIZE", "1", 1) == 0);
+  const Result one = run_dlsim({"run", smoke("dpsgd"), "-o", out, "--quiet"});
+  unsetenv("OMPI_COMM_WORLD_SIZE");
+  CHECK_MESSAGE(one.code == 0, one.err);
 }
 
 TEST_CASE("dlsim validate accepts a good scenario and rejects a bad one") {
