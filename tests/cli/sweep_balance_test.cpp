@@ -3,7 +3,6 @@
 // what is missing.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -15,58 +14,18 @@
 #include <vector>
 
 #include "../skip.hpp"
-#include "sim/sweep/rank_group.hpp"
+#include "sweep_processes.hpp"
 #include "tests/sweep/sweep_csv_text.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kDlsim = std::string(DLSIM_BINARY_DIR) + "/dlsim";
+using dlsim::testing::mpirun_sweep;
+using dlsim::testing::mpirun_works;
 
 fs::path scratch(const std::string& name) {
-  const fs::path p = fs::path(DLSIM_BINARY_DIR) / "tests" / "cli_sweeps" /
-                     (std::to_string(getpid()) + "-balance-" + name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
-
-// True when `mpirun -np 2` can start here; else the test is marked skipped (or fails: a build
-// without MPI on a machine with mpirun is a mistake, as in sweep_command_test.cpp).
-bool mpirun_works(const fs::path& dir) {
-  if (!dlsim::built_with_mpi()) {
-    if (std::system("command -v mpirun > /dev/null 2>&1") == 0)
-      FAIL("mpirun is installed but this build has no MPI: re-run cmake");
-    dlsim::skip_test("this build has no MPI (apt-get install libopenmpi-dev openmpi-bin)");
-    return false;
-  }
-  const std::string log = (dir / "probe.log").string();
-  if (std::system(fmt::format("timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 true "
-                              "> {} 2>&1",
-                              log)
-                      .c_str()) != 0) {
-    dlsim::skip_test("mpirun -np 2 cannot start here: " + read_text(log));
-    return false;
-  }
-  return true;
-}
-
-// `dlsim sweep SWEEP -o OUT` under mpirun -np 2; its exit code, the log in INFO.
-int mpirun_sweep(const std::string& sweep, const fs::path& out, std::string* log_text = nullptr) {
-#if defined(__SANITIZE_ADDRESS__)
-  const std::string rank_env = "ASAN_OPTIONS=detect_leaks=0 ";  // see sweep_command_test.cpp
-#else
-  const std::string rank_env;
-#endif
-  const std::string log = out.string() + ".log";
-  const int code =
-      std::system(fmt::format("{}timeout 600 mpirun --allow-run-as-root --oversubscribe "
-                              "-np 2 {} sweep {} -o {} > {} 2>&1",
-                              rank_env, kDlsim, sweep, out.string(), log)
-                      .c_str());
-  if (log_text) *log_text = read_text(log);
-  return code;
+  return dlsim::testing::sweep_scratch("balance-" + name);
 }
 
 // Eight runs of the quadratic smoke scenario, the second eight times as long as the others
@@ -126,7 +85,7 @@ TEST_CASE("mpirun -np 2 ends seven short runs and one eight times as long near t
   const std::string sweep = write_uneven_sweep(dir);
   std::string log;
   const auto start = std::chrono::steady_clock::now();
-  REQUIRE(mpirun_sweep(sweep, dir / "ranks", &log) == 0);
+  REQUIRE(mpirun_sweep(sweep, dir / "ranks", 600, &log) == 0);
   const double mpirun_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   INFO(log);
@@ -171,11 +130,11 @@ TEST_CASE("a resumed mpirun -np 2 sweep runs only its missing runs, with the sam
     "grid": {"/trigger/v0": [0, 0.1, 0.3]}, "seeds": [1, 2]})";
   const fs::path out = dir / "ranks";
   std::string log;
-  REQUIRE(mpirun_sweep(file.string(), out, &log) == 0);
+  REQUIRE(mpirun_sweep(file.string(), out, 600, &log) == 0);
   const std::string csv = read_text(out / "sweep.csv");
   fs::remove_all(out / "runs" / "0001-s2");
   fs::remove_all(out / "runs" / "0002-s1");
-  REQUIRE(mpirun_sweep(file.string(), out, &log) == 0);
+  REQUIRE(mpirun_sweep(file.string(), out, 600, &log) == 0);
   INFO(log);
   CHECK(log.find("ran 2, reused 4 finished before (rank 0 of 2)") != std::string::npos);
   CHECK(without_wall(read_text(out / "sweep.csv")) == without_wall(csv));

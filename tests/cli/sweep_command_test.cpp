@@ -1,7 +1,6 @@
 // `dlsim sweep` as users run it: the built binary, killed and resumed, and under mpirun.
 #include <doctest/doctest.h>
 
-#include "../skip.hpp"
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
@@ -22,22 +21,16 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/app.hpp"
-#include "sim/sweep/rank_group.hpp"
+#include "sweep_processes.hpp"
 #include "tests/sweep/sweep_csv_text.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kDlsim = std::string(DLSIM_BINARY_DIR) + "/dlsim";
+const std::string& kDlsim = dlsim::testing::kDlsimBinary;
 
-fs::path scratch(const std::string& name) {
-  const fs::path p = fs::path(DLSIM_BINARY_DIR) / "tests" / "cli_sweeps" /
-                     (std::to_string(getpid()) + "-" + name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
+fs::path scratch(const std::string& name) { return dlsim::testing::sweep_scratch(name); }
 
 // Six runs of the DETSGRAD smoke scenario, each long enough (about half a second) that a kill
 // lands in the middle of the sweep even on a loaded machine.
@@ -188,34 +181,16 @@ TEST_CASE("a bad sweep file exits 2 with the file and pointer, before any run") 
 }
 
 TEST_CASE("mpirun -np 2 dlsim sweep writes the same sweep.csv as one process") {
-  if (!dlsim::built_with_mpi()) {
-    // tools/setup.sh --tests installs Open MPI: a build without it where mpirun exists is a
-    // mistake, and fails here (FAIL ends the test case) rather than skipping.
-    if (std::system("command -v mpirun > /dev/null 2>&1") == 0)
-      FAIL("mpirun is installed but this build has no MPI: re-run cmake");
-    return dlsim::skip_test(
-        "this build has no MPI (apt-get install libopenmpi-dev openmpi-bin)");
-  }
   const fs::path dir = scratch("mpi");
+  if (!dlsim::testing::mpirun_works(dir)) return;
   const std::string sweep = write_sweep(dir);
   const fs::path single = dir / "single", ranks = dir / "ranks";
   REQUIRE(run_in_process({"sweep", sweep, "-o", single.string(), "--quiet"}) == 0);
-  const std::string log = (dir / "mpirun.log").string();
-#if defined(__SANITIZE_ADDRESS__)
-  // Open MPI's plug-ins are unloaded before exit, so LeakSanitizer reports their allocations
-  // without a module to attribute (or suppress) them by. The ranks run without leak checks; the
-  // other sweep tests check dlsim's own sweep code for leaks.
-  const std::string rank_env = "ASAN_OPTIONS=detect_leaks=0 ";
-#else
-  const std::string rank_env;
-#endif
-  const std::string command = fmt::format(
-      "{}timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 {} sweep {} -o {} > {} 2>&1",
-      rank_env, kDlsim, sweep, ranks.string(), log);
-  const int code = std::system(command.c_str());
-  INFO(read_text(log));
+  std::string log;
+  const int code = dlsim::testing::mpirun_sweep(sweep, ranks, 300, &log);
+  INFO(log);
   REQUIRE(code == 0);
-  CHECK(read_text(log).find("(rank 0 of 2)") != std::string::npos);
+  CHECK(log.find("(rank 0 of 2)") != std::string::npos);
   CHECK(without_wall(read_text(ranks / "sweep.csv")) ==
         without_wall(read_text(single / "sweep.csv")));
 }
