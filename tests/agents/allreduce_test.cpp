@@ -68,7 +68,7 @@ TEST_CASE("one agent with any algorithm equals plain SGD") {
     CAPTURE(which);  // its place in the list above
     CHECK(agents[0].x == sgd);
   }
-  Detsgrad det(d, threshold, single);
+  Detsgrad det(d, threshold, Overlay(single));
   auto agents = make_agents({vec({5, -1})}, {vec({1, 1})});
   det.start(agents);
   ParamVector sgd = vec({5, -1});

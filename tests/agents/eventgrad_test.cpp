@@ -123,8 +123,8 @@ TEST_CASE("DETSGRAD per tensor with every tensor firing is DETSGRAD on the whole
   TriggerSpec whole;
   whole.kind = TriggerKind::kThreshold;
   whole.v0 = 0.0;  // fires every iteration
-  Detsgrad per_model(spec, whole, g);
-  Detsgrad per_tensor(spec, per_tensor_threshold(0.0), g);
+  Detsgrad per_model(spec, whole, Overlay(g));
+  Detsgrad per_tensor(spec, per_tensor_threshold(0.0), Overlay(g));
   const WaveProblem p = wave_problem(4, 30);
   auto a = make_agents(p.x0, p.c, 0.1f, {{0, 7}, {7, 23}});
   auto b = make_agents(p.x0, p.c, 0.1f, {{0, 7}, {7, 23}});
@@ -142,7 +142,7 @@ TEST_CASE("DETSGRAD per tensor: only crossing tensors travel and copies stay the
   DetsgradSpec spec;
   spec.alpha = {0.05, 0.0, 1.0};
   spec.beta = {0.1, 0.0, 1.0};
-  Detsgrad alg(spec, per_tensor_threshold(0.3), g);
+  Detsgrad alg(spec, per_tensor_threshold(0.3), Overlay(g));
   const WaveProblem p = wave_problem(5, 40);
   auto agents = make_agents(p.x0, p.c, 0.1f, {{0, 30}, {30, 10}});
   alg.start(agents);
