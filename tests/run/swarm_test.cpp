@@ -83,7 +83,7 @@ TEST_CASE("a compressed message takes the link for its wire size, to the nanosec
   CompressionSpec top3;
   top3.sparsifier = Sparsifier::kTopK;
   top3.k = 3;
-  Choco alg(g, topo::MixingRule::kMetropolisHastings, 0.5, TriggerSpec{}, top3);
+  Choco alg(Overlay(g), 0.5, TriggerSpec{}, top3);
   const WaveProblem p = wave_problem(2, 1000);
   auto agents = make_agents(p.x0, p.c);
   alg.start(agents);
