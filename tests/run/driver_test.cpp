@@ -53,9 +53,9 @@ std::unique_ptr<Algorithm> make_algorithm(Which which, const topo::Graph& g, Tim
     case Which::kDetsgrad:
       return std::make_unique<Detsgrad>(DetsgradSpec{}, threshold, Overlay(g));
     case Which::kPull:
-      return std::make_unique<GossipSgd>(GossipMode::kPull, half, g);
+      return std::make_unique<GossipSgd>(GossipMode::kPull, half, Overlay(g));
     case Which::kElastic:
-      return std::make_unique<ElasticGossip>(0.3, half, g, mode);
+      return std::make_unique<ElasticGossip>(0.3, half, Overlay(g), mode);
   }
   return nullptr;
 }
