@@ -10,34 +10,29 @@
 
 namespace dlsim {
 
-Choco::Choco(const topo::Graph& graph, topo::MixingRule rule, double gamma,
-             const TriggerSpec& trigger, const CompressionSpec& compression, int64_t local_steps)
-    : weights_(graph, rule),
+Choco::Choco(Overlay overlay, double gamma, const TriggerSpec& trigger,
+             const CompressionSpec& compression, int64_t local_steps)
+    : overlay_(std::move(overlay)),
       gamma_(gamma),
       local_steps_(local_steps),
       trigger_(trigger),
       compression_(compression) {
   DLSIM_CHECK(local_steps >= 1, "local_steps {}", local_steps);
+  // ChocoDescriptor::check refuses it on a dynamic topology, naming /algorithm/local_steps.
+  DLSIM_CHECK(local_steps == 1 || !overlay_.dynamic(),
+              "CHOCO on a dynamic overlay with local_steps {}", local_steps);
 }
 
-Choco::Choco(Overlay overlay, double gamma, const TriggerSpec& trigger,
-             const CompressionSpec& compression)
-    : overlay_(std::move(overlay)),
-      gamma_(gamma),
-      local_steps_(1),
-      trigger_(trigger),
-      compression_(compression) {}
-
 void Choco::start(std::span<Agent> agents) {
-  const uint32_t nodes = overlay_ ? overlay_->node_count() : weights_.node_count();
+  const uint32_t nodes = overlay_.node_count();
   DLSIM_CHECK(agents.size() == nodes, "{} agents, mixing weights for {}", agents.size(), nodes);
   state_.assign(agents.size(), PerAgent{});
   compression_.start(agents);
   for (const Agent& a : agents) {
     PerAgent& s = state_[a.id.value];
     s.own = ParamVector::Zero(a.x.size());
-    if (overlay_) {  // before round 0 the graph is empty (or static: every copy starts at 0)
-      const auto now = overlay_->sources(a.id.value);
+    if (overlay_.dynamic()) {  // before round 0 the graph is empty
+      const auto now = overlay_.sources(a.id.value);
       s.sources.assign(now.begin(), now.end());
       s.have.assign(now.size(), 1);
     }
@@ -46,9 +41,9 @@ void Choco::start(std::span<Agent> agents) {
 }
 
 void Choco::begin_round(int64_t k, SimTime now) {
-  if (!overlay_) return;
+  if (!overlay_.dynamic()) return;
   for (PerAgent& s : state_) s.fresh.clear();
-  if (!overlay_->begin_round(k, now)) return;
+  if (!overlay_.begin_round(k, now)) return;
   // A copy is kept while its source stays one; a source that was not one last round sends its
   // whole x^_j this round (i goes into its list of new targets, receivers in ascending order),
   // unless x^_j is still 0: then i's new copy starts at 0, as every copy does on a static graph.
@@ -56,7 +51,7 @@ void Choco::begin_round(int64_t k, SimTime now) {
   std::vector<char> have;
   for (uint32_t i = 0; i < state_.size(); ++i) {
     PerAgent& s = state_[i];
-    const auto live = overlay_->sources(i);
+    const auto live = overlay_.sources(i);
     held.clear();
     have.assign(live.size(), 0);
     for (size_t n = 0; n < live.size(); ++n) {
@@ -145,7 +140,7 @@ void Choco::communicate(Agent& a, Outbox& out) {
 
 void Choco::receive(Agent& a, const Message& m, Outbox&) {
   const CompressedChange* change = m.payload_if<CompressedChange>();
-  DLSIM_CHECK(m.kind == MessageKind::kParams && (change || (overlay_ && m.params)),
+  DLSIM_CHECK(m.kind == MessageKind::kParams && (change || (overlay_.dynamic() && m.params)),
               "CHOCO got a message of kind {}", static_cast<int>(m.kind));
   PerAgent& s = state_[a.id.value];
   const size_t n = neighbour_index(sources(a.id.value), m.from);
@@ -171,11 +166,12 @@ void Choco::update(Agent& a) {
 
 // The drift is recomputed at the next decision; messages in flight are the swarm's.
 void Choco::archive(AgentArchive& ar) {
-  if (overlay_) overlay_->archive(ar);
+  if (overlay_.dynamic()) overlay_.archive(ar);  // a static one has nothing to save
   ar.expect<uint64_t>(state_.size(), "another number of agents");
   for (PerAgent& s : state_) {
     ar.params(s.own);
-    if (overlay_) {  // the round's sources, which copies are held, and its whole-copy sends
+    // A dynamic overlay: the round's sources, which copies are held, and its whole-copy sends.
+    if (overlay_.dynamic()) {
       ar.vector(s.sources);
       ar.vector(s.have);
       ar.vector(s.fresh);

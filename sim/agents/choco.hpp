@@ -34,14 +34,12 @@ namespace dlsim {
 
 class Choco final : public Algorithm {
  public:
-  /// gamma: consensus step size in (0, 1]; W by `rule` (InputError as for D-PSGD). With
-  /// local_steps H, only iterations k with k % H == 0 decide, send and apply the consensus step;
-  /// the others are local steps (SPARQ-SGD's H).
-  Choco(const topo::Graph& graph, topo::MixingRule rule, double gamma, const TriggerSpec& trigger,
-        const CompressionSpec& compression, int64_t local_steps = 1);
-  /// On an overlay (static or dynamic) with its weights; local_steps 1.
+  /// gamma: consensus step size in (0, 1]; W: the overlay's weights (a static graph is a fixed
+  /// overlay). With local_steps H, only iterations k with k % H == 0 decide, send and apply the
+  /// consensus step; the others are local steps (SPARQ-SGD's H). A dynamic overlay takes
+  /// local_steps 1 (the loader refuses the rest: an edge would appear in a local step).
   Choco(Overlay overlay, double gamma, const TriggerSpec& trigger,
-        const CompressionSpec& compression);
+        const CompressionSpec& compression, int64_t local_steps = 1);
 
   void start(std::span<Agent> agents) override;
   void begin_round(int64_t k, SimTime now) override;
@@ -57,7 +55,7 @@ class Choco final : public Algorithm {
   void archive(AgentArchive& ar) override;
 
   /// x^_i as agent i holds it, and agent i's copy of neighbour number n's (neighbour order; on
-  /// an overlay source order, meaningful only while holds_copy).
+  /// a dynamic overlay source order, meaningful only while holds_copy).
   const ParamVector& public_copy(AgentId i) const { return state_[i.value].own; }
   const ParamVector& neighbour_copy(AgentId i, size_t n) const { return state_[i.value].held[n]; }
   bool holds_copy(AgentId i, size_t n) const {
@@ -72,8 +70,8 @@ class Choco final : public Algorithm {
     Delta pending;                  // q_i to send this iteration (null: the trigger did not fire)
     bool stepped = false;           // after_gradient ran this iteration
     double drift = 0.0;             // ||x_i - x^_i|| at the last decision (threshold trigger)
-    // Overlay only: the sources `held` is parallel to (ascending), whether each copy is held,
-    // the targets new this round (ascending), x^_i for them, and storage for new copies.
+    // Dynamic overlay only: the sources `held` is parallel to (ascending), whether each copy is
+    // held, the targets new this round (ascending), x^_i for them, and storage for new copies.
     std::vector<uint32_t> sources;
     std::vector<char> have;
     std::vector<uint32_t> fresh;
@@ -84,20 +82,18 @@ class Choco final : public Algorithm {
   };
 
   std::span<const uint32_t> targets(uint32_t i) const {
-    return overlay_ ? overlay_->targets(i) : weights_.neighbors(i);
+    return overlay_.dynamic() ? overlay_.targets(i) : overlay_.neighbours(i);
   }
   std::span<const uint32_t> sources(uint32_t i) const {
-    return overlay_ ? std::span<const uint32_t>(state_[i].sources) : weights_.neighbors(i);
+    return overlay_.dynamic() ? std::span<const uint32_t>(state_[i].sources)
+                              : overlay_.neighbours(i);
   }
-  std::span<const double> weights(uint32_t i) const {
-    return overlay_ ? overlay_->weights(i) : weights_.weights(i);
-  }
+  std::span<const double> weights(uint32_t i) const { return overlay_.weights(i); }
   bool fresh_target(const PerAgent& s, uint32_t j) const {
-    return overlay_ && std::binary_search(s.fresh.begin(), s.fresh.end(), j);
+    return overlay_.dynamic() && std::binary_search(s.fresh.begin(), s.fresh.end(), j);
   }
 
-  topo::MixingWeights weights_;     // static graphs
-  std::optional<Overlay> overlay_;  // or an overlay
+  Overlay overlay_;
   double gamma_;
   int64_t local_steps_;
   Trigger trigger_;

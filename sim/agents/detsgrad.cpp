@@ -21,33 +21,28 @@ std::atomic<uint64_t> instances{0};
 
 }  // namespace
 
-Detsgrad::Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, const topo::Graph& graph,
+Detsgrad::Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, Overlay overlay,
                    const CompressionSpec& compression)
     : spec_(spec),
       trigger_(trigger),
-      graph_(&graph),
+      overlay_(std::move(overlay)),
       compression_(compression),
       instance_(++instances) {
   DLSIM_CHECK(spec.local_steps >= 1, "local_steps {}", spec.local_steps);
+  // DetsgradDescriptor::check refuses these on a dynamic topology, naming the key.
+  DLSIM_CHECK(!overlay_.dynamic() ||
+                  (spec.local_steps == 1 && !per_tensor(trigger) && !compression_.enabled()),
+              "DETSGRAD on a dynamic overlay with local_steps {}, a per-tensor trigger or "
+              "compression",
+              spec.local_steps);
   if (per_tensor(trigger)) {
     DLSIM_CHECK(!compression_.enabled(), "per-tensor DETSGRAD with compression");
     tensor_events_.emplace(trigger);
   }
 }
 
-Detsgrad::Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, Overlay overlay)
-    : spec_(spec),
-      trigger_(trigger),
-      overlay_(std::move(overlay)),
-      compression_(CompressionSpec{}),
-      instance_(++instances) {
-  DLSIM_CHECK(spec.local_steps == 1 && !per_tensor(trigger),
-              "DETSGRAD on an overlay with local_steps {} or a per-tensor trigger",
-              spec.local_steps);
-}
-
 void Detsgrad::start(std::span<Agent> agents) {
-  const uint32_t nodes = overlay_ ? overlay_->node_count() : graph_->node_count();
+  const uint32_t nodes = overlay_.node_count();
   DLSIM_CHECK(agents.size() == nodes, "{} agents on a graph of {} nodes", agents.size(), nodes);
   state_.assign(agents.size(), PerAgent{});
   compression_.start(agents);
@@ -57,8 +52,8 @@ void Detsgrad::start(std::span<Agent> agents) {
                           agents.front().x.size());
   for (const Agent& a : agents) {
     PerAgent& s = state_[a.id.value];
-    if (overlay_) {
-      const auto now = overlay_->sources(a.id.value);
+    if (overlay_.dynamic()) {  // the round's sources (none before round 0)
+      const auto now = overlay_.sources(a.id.value);
       s.sources.assign(now.begin(), now.end());
     }
     s.copies.start(sources(a.id.value).size());
@@ -67,15 +62,15 @@ void Detsgrad::start(std::span<Agent> agents) {
 }
 
 void Detsgrad::begin_round(int64_t k, SimTime now) {
-  if (!overlay_) return;
+  if (!overlay_.dynamic()) return;
   for (PerAgent& s : state_) s.fresh.clear();
-  if (!overlay_->begin_round(k, now)) return;
+  if (!overlay_.begin_round(k, now)) return;
   // Copies of agents that are still sources are kept; the others are dropped. A source that was
   // not one last round gets a forced send: i is put in its list of new targets (receivers in
   // ascending order keep every list ascending).
   for (uint32_t i = 0; i < state_.size(); ++i) {
     PerAgent& s = state_[i];
-    const auto live = overlay_->sources(i);
+    const auto live = overlay_.sources(i);
     remap_.assign(live.size(), nullptr);
     for (size_t n = 0; n < live.size(); ++n) {
       const auto it = std::lower_bound(s.sources.begin(), s.sources.end(), live[n]);
@@ -382,11 +377,12 @@ void Detsgrad::update_end(Agent& a) {
 // are only reused storage); the cache is saved when valid (recomputing it gives the same floats,
 // but whether it is valid steers which pass runs, and so the time it takes).
 void Detsgrad::archive(AgentArchive& ar) {
-  if (overlay_) overlay_->archive(ar);
+  // A static overlay has nothing to save, and its copies follow its fixed neighbours.
+  if (overlay_.dynamic()) overlay_.archive(ar);
   ar.expect<uint64_t>(state_.size(), "another number of agents");
   for (PerAgent& s : state_) {
     ar.snapshot(s.broadcast);
-    if (overlay_) {  // the round's sources (what the copies are of) and its forced sends
+    if (overlay_.dynamic()) {  // the round's sources (what the copies are of) and its forced sends
       ar.vector(s.sources);
       ar.vector(s.fresh);
       ar.snapshot(s.forced);

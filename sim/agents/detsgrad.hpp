@@ -50,13 +50,12 @@ struct DetsgradSpec {
 
 class Detsgrad final : public Algorithm, public SyncFastPath {
  public:
-  /// graph: the agents' communication graph (outlives this object). A per-tensor trigger takes
-  /// no compression.
-  Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, const topo::Graph& graph,
+  /// On the agents' overlay: a static graph is a fixed one (its weights are not used). A
+  /// per-tensor trigger takes no compression. A dynamic overlay takes whole-model triggers
+  /// without compression and with local_steps 1 (the loader refuses the rest: a new neighbour
+  /// holds no copy to add a difference to).
+  Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, Overlay overlay,
            const CompressionSpec& compression = {});
-  /// On an overlay (static or dynamic), whole-model triggers without compression and with
-  /// local_steps 1 (the loader refuses the rest).
-  Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, Overlay overlay);
 
   void start(std::span<Agent> agents) override;
   void begin_round(int64_t k, SimTime now) override;
@@ -147,8 +146,8 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
     Delta before_q;
     Parts pending_parts;
     uint32_t events_sent = 0;
-    // Overlay only: the sources copies.held is parallel to (ascending), the targets that are
-    // new this round (ascending), and x_i for them when the trigger did not fire.
+    // Dynamic overlay only: the sources copies.held is parallel to (ascending), the targets
+    // that are new this round (ascending), and x_i for them when the trigger did not fire.
     std::vector<uint32_t> sources;
     std::vector<uint32_t> fresh;
     Snapshot forced;
@@ -189,18 +188,18 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
   void receive_compressed(PerAgent& s, size_t n, const Snapshot& sent, const CompressedChange& m);
   bool local_only(int64_t k) const { return k % spec_.local_steps != 0; }
   std::span<const uint32_t> targets(uint32_t i) const {
-    return overlay_ ? overlay_->targets(i) : graph_->neighbors(i);
+    return overlay_.dynamic() ? overlay_.targets(i) : overlay_.neighbours(i);
   }
   std::span<const uint32_t> sources(uint32_t i) const {
-    return overlay_ ? std::span<const uint32_t>(state_[i].sources) : graph_->neighbors(i);
+    return overlay_.dynamic() ? std::span<const uint32_t>(state_[i].sources)
+                              : overlay_.neighbours(i);
   }
   /// Forced sends of agent a's current x to its new targets (no event).
   void send_forced(Agent& a, PerAgent& s, Outbox& out);
 
   DetsgradSpec spec_;
   Trigger trigger_;
-  const topo::Graph* graph_ = nullptr;  // the static graph, or null on an overlay
-  std::optional<Overlay> overlay_;
+  Overlay overlay_;
   std::vector<Snapshot> remap_;  // begin_round's workspace
   AgentCompression compression_;
   std::optional<TensorEvents> tensor_events_;  // per-tensor triggers only

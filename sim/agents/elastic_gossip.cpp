@@ -7,10 +7,6 @@
 
 namespace dlsim {
 
-ElasticGossip::ElasticGossip(double alpha, const TriggerSpec& trigger, const topo::Graph& graph,
-                             TimeMode mode, const CompressionSpec& compression)
-    : alpha_(alpha), peers_(trigger, graph), mode_(mode), compression_(compression) {}
-
 ElasticGossip::ElasticGossip(double alpha, const TriggerSpec& trigger, Overlay overlay,
                              TimeMode mode, const CompressionSpec& compression)
     : alpha_(alpha), peers_(trigger, std::move(overlay)), mode_(mode), compression_(compression) {}

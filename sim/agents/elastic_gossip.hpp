@@ -27,11 +27,10 @@ namespace dlsim {
 
 class ElasticGossip final : public Algorithm {
  public:
-  ElasticGossip(double alpha, const TriggerSpec& trigger, const topo::Graph& graph, TimeMode mode,
-                const CompressionSpec& compression = {});
-  /// On an overlay (sync mode): peers are drawn among each round's targets.
+  /// Peers are drawn among the overlay's targets: a static graph's neighbours (a fixed
+  /// overlay), or each round's, or in async mode each agent's own iteration's (GossipPeers).
   ElasticGossip(double alpha, const TriggerSpec& trigger, Overlay overlay, TimeMode mode,
-                const CompressionSpec& compression);
+                const CompressionSpec& compression = {});
 
   void start(std::span<Agent> agents) override;
   void begin_round(int64_t k, SimTime now) override { peers_.begin_round(k, now); }

@@ -7,9 +7,14 @@
 
 namespace dlsim {
 
+Eventgrad::Eventgrad(Overlay overlay, const TriggerSpec& trigger)
+    : overlay_(std::move(overlay)), events_(trigger) {
+  DLSIM_CHECK(!overlay_.dynamic(), "EventGraD on a dynamic overlay");
+}
+
 void Eventgrad::start(std::span<Agent> agents) {
-  DLSIM_CHECK(agents.size() == weights_.node_count(), "{} agents, mixing weights for {}",
-              agents.size(), weights_.node_count());
+  DLSIM_CHECK(agents.size() == overlay_.node_count(), "{} agents, an overlay of {}", agents.size(),
+              overlay_.node_count());
   DLSIM_CHECK(!agents.empty(), "no agents");
   // Every agent trains the same architecture: the first one's tensors are everyone's.
   events_.start(agents.size(), agents.front().learner->parameter_tensors(),
@@ -17,7 +22,7 @@ void Eventgrad::start(std::span<Agent> agents) {
   state_.assign(agents.size(), PerAgent{});
   for (const Agent& a : agents) {
     PerAgent& s = state_[a.id.value];
-    s.copies.start(weights_.neighbors(a.id.value).size());
+    s.copies.start(overlay_.neighbours(a.id.value).size());
     s.mixed = ParamVector::Zero(a.x.size());
   }
 }
@@ -26,7 +31,7 @@ void Eventgrad::prepare(Agent& a) {
   PerAgent& s = state_[a.id.value];
   s.pending = nullptr;
   s.pending_parts = nullptr;
-  if (weights_.neighbors(a.id.value).empty()) return;
+  if (overlay_.neighbours(a.id.value).empty()) return;
   s.pending_parts = events_.decide(a.id.value, a.iteration, a.x, s.sent.get(), 0.0);
   // The pool's use counts are exact here: neighbours drop i's copies only in the event loop.
   if (s.pending_parts) s.pending = events_.next_sent(s.pool, s.sent.get(), a.x, *s.pending_parts);
@@ -39,7 +44,7 @@ void Eventgrad::communicate(Agent& a, Outbox& out) {
   s.sent = std::move(s.pending);
   ++s.events_sent;
   const uint64_t bytes = events_.payload_bytes(*s.pending_parts);
-  for (uint32_t j : weights_.neighbors(a.id.value)) {
+  for (uint32_t j : overlay_.neighbours(a.id.value)) {
     out.send(Message(MessageKind::kParams, a.id, AgentId{j}, s.sent, bytes,
                      TensorParts{s.pending_parts, s.events_sent}));
   }
@@ -50,13 +55,13 @@ void Eventgrad::receive(Agent& a, const Message& m, Outbox&) {
   DLSIM_CHECK(m.kind == MessageKind::kParams, "EventGraD got a message of kind {}",
               static_cast<int>(m.kind));
   PerAgent& s = state_[a.id.value];
-  const size_t n = neighbour_index(weights_.neighbors(a.id.value), m.from);
+  const size_t n = neighbour_index(overlay_.neighbours(a.id.value), m.from);
   s.copies.receive(events_, s.pool, n, m, a.x);
 }
 
 void Eventgrad::update(Agent& a) {
   PerAgent& s = state_[a.id.value];
-  mix_with_copies(weights_.self_weight(a.id.value), weights_.weights(a.id.value), s.copies.held,
+  mix_with_copies(overlay_.self_weight(a.id.value), overlay_.weights(a.id.value), s.copies.held,
                   a.x, s.mixed);
   a.learner->apply_step(a.x, a.g, a.iteration);
 }

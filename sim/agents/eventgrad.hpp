@@ -4,22 +4,23 @@
 //   x_i <- W_ii x_i + sum_j W_ij x^_j - step(g_i(x_i))   (a copy not yet received counts as x_i)
 // and sends only the tensors whose trigger fired (tensor_events.hpp: the adaptive threshold as
 // published, or a threshold per tensor); neighbours replace only the tensors that arrived.
+// Its copies are per tensor and per neighbour, for good: it runs on a static overlay only.
 #pragma once
 
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/overlay.hpp"
 #include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/tensor_events.hpp"
-#include "topologies/mixing.hpp"
 
 namespace dlsim {
 
 class Eventgrad final : public Algorithm {
  public:
-  /// W by `rule` (InputError as for D-PSGD); trigger: per_tensor(trigger) holds.
-  Eventgrad(const topo::Graph& graph, topo::MixingRule rule, const TriggerSpec& trigger)
-      : weights_(graph, rule), events_(trigger) {}
+  /// W: the overlay's weights. Precondition: the overlay is static (the loader refuses a dynamic
+  /// topology: a new neighbour would hold no tensors to update); per_tensor(trigger) holds.
+  Eventgrad(Overlay overlay, const TriggerSpec& trigger);
 
   void start(std::span<Agent> agents) override;
   void prepare(Agent& a) override;
@@ -47,7 +48,7 @@ class Eventgrad final : public Algorithm {
     ParamVector mixed;  // workspace: W_ii x_i + sum_j W_ij x^_j
   };
 
-  topo::MixingWeights weights_;
+  Overlay overlay_;
   TensorEvents events_;
   std::vector<PerAgent> state_;
 };

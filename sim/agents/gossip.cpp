@@ -7,10 +7,6 @@
 
 namespace dlsim {
 
-GossipSgd::GossipSgd(GossipMode mode, const TriggerSpec& trigger, const topo::Graph& graph,
-                     const CompressionSpec& compression, MixingOrder order)
-    : mode_(mode), order_(order), peers_(trigger, graph), compression_(compression) {}
-
 GossipSgd::GossipSgd(GossipMode mode, const TriggerSpec& trigger, Overlay overlay,
                      const CompressionSpec& compression, MixingOrder order)
     : mode_(mode), order_(order), peers_(trigger, std::move(overlay)), compression_(compression) {}

@@ -27,12 +27,11 @@ enum class GossipMode { kPull, kPush };
 
 class GossipSgd final : public Algorithm {
  public:
-  GossipSgd(GossipMode mode, const TriggerSpec& trigger, const topo::Graph& graph,
+  /// Peers are drawn among the overlay's targets: a static graph's neighbours (a fixed
+  /// overlay), or each round's (GossipPeers).
+  GossipSgd(GossipMode mode, const TriggerSpec& trigger, Overlay overlay,
             const CompressionSpec& compression = {},
             MixingOrder order = MixingOrder::kCombineThenAdapt);
-  /// On an overlay: peers are drawn among each round's targets.
-  GossipSgd(GossipMode mode, const TriggerSpec& trigger, Overlay overlay,
-            const CompressionSpec& compression, MixingOrder order = MixingOrder::kCombineThenAdapt);
 
   void start(std::span<Agent> agents) override;
   void begin_round(int64_t k, SimTime now) override { peers_.begin_round(k, now); }

@@ -28,8 +28,11 @@ namespace dlsim {
 
 class Overlay {
  public:
-  /// A static overlay: `graph` with `rule`'s weights, the same every iteration.
-  Overlay(const topo::Graph& graph, topo::MixingRule rule);
+  /// A static overlay: `graph` with `rule`'s weights, the same every iteration; every agent's
+  /// targets and sources are then its neighbours in `graph`, ascending (the weights matter only
+  /// to the algorithms that mix by them). Throws InputError as topo::MixingWeights does.
+  explicit Overlay(const topo::Graph& graph,
+                   topo::MixingRule rule = topo::MixingRule::kMetropolisHastings);
   /// A dynamic overlay over n agents. `graphs` are spec.graphs built (random_matching's base,
   /// sequence's members), each of n nodes. Throws InputError when `rule` cannot weigh a sequence
   /// member (uniform on an irregular graph). `clock` kAsync: per-agent draws (begin_iteration);
@@ -57,6 +60,9 @@ class Overlay {
     if (per_agent_) return {own_.data() + size_t{i} * stride_, own_count_[i]};
     return row(out_, out_begin_, i);
   }
+  /// A static overlay's neighbours of agent i, ascending: its targets and its sources, for
+  /// good. Precondition: !dynamic().
+  std::span<const uint32_t> neighbours(uint32_t i) const { return row(out_, out_begin_, i); }
   /// Whose copies agent i averages this iteration, ascending; parallel to weights(i).
   std::span<const uint32_t> sources(uint32_t i) const { return row(in_, in_begin_, i); }
   std::span<const double> weights(uint32_t i) const {

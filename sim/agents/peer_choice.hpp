@@ -5,7 +5,6 @@
 #pragma once
 
 #include <memory>
-#include <optional>
 #include <span>
 #include <utility>
 
@@ -16,17 +15,12 @@
 #include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/trigger.hpp"
 #include "sim/core/error.hpp"
-#include "topologies/graph.hpp"
 
 namespace dlsim {
 
 inline AgentId choose_peer(std::span<const uint32_t> candidates, Agent& a) {
   DLSIM_CHECK(!candidates.empty(), "agent {} has no neighbour to gossip with", a.id.value);
   return AgentId{candidates[a.peer_rng.below(candidates.size())]};
-}
-
-inline AgentId choose_peer(const topo::Graph& graph, Agent& a) {
-  return choose_peer(graph.neighbors(a.id.value), a);
 }
 
 /// Whether agent a gossips this iteration: its trigger fired and it has a candidate peer (a
@@ -38,10 +32,6 @@ inline bool gossip_now(const Trigger& trigger, std::span<const uint32_t> candida
   if (!trigger.decide({a.iteration, 0.0, 0.0}, a.trigger_rng) || candidates.empty()) return false;
   *peer = choose_peer(candidates, a);
   return true;
-}
-
-inline bool gossip_now(const Trigger& trigger, const topo::Graph& graph, Agent& a, AgentId* peer) {
-  return gossip_now(trigger, graph.neighbors(a.id.value), a, peer);
 }
 
 /// x as an immutable snapshot, copied on first need into a buffer of the agent's pool and shared
@@ -56,40 +46,37 @@ inline const Snapshot& snapshot_of(Snapshot& cache, SnapshotPool& pool,
   return cache;
 }
 
-/// Where a one-peer gossip algorithm draws its peer: its trigger, and the static graph or an
-/// overlay (whose round or, in async mode, whose agent's own iteration draws the targets).
+/// Where a one-peer gossip algorithm draws its peer: its trigger, and the overlay: a static graph
+/// is a fixed one (the agent's neighbours); a dynamic one draws the targets each round or, in
+/// async mode, at each agent's own iteration. The overlay's weights are not used.
 class GossipPeers {
  public:
-  /// graph: outlives this.
-  GossipPeers(const TriggerSpec& trigger, const topo::Graph& graph)
-      : trigger_(trigger), graph_(&graph) {}
   GossipPeers(const TriggerSpec& trigger, Overlay overlay)
       : trigger_(trigger), overlay_(std::move(overlay)) {}
 
   /// Sync mode: a dynamic overlay draws round k's graph.
   void begin_round(int64_t k, SimTime now) {
-    if (overlay_) overlay_->begin_round(k, now);
+    if (overlay_.dynamic()) overlay_.begin_round(k, now);
   }
-  /// Whether agent a gossips at its iteration, and then with whom (*peer; gossip_now). On an
-  /// overlay a draws its own targets first (async mode: its own draw, serial, in event order).
+  /// Whether agent a gossips at its iteration, and then with whom (*peer; gossip_now). On a
+  /// per-agent overlay a draws its own targets first (async mode: serial, in event order).
   bool draw(Agent& a, AgentId* peer) {
-    if (!overlay_) return gossip_now(trigger_, *graph_, a, peer);
-    overlay_->begin_iteration(a.id.value, a.iteration);
-    return gossip_now(trigger_, overlay_->targets(a.id.value), a, peer);
+    if (!overlay_.dynamic()) return gossip_now(trigger_, overlay_.neighbours(a.id.value), a, peer);
+    overlay_.begin_iteration(a.id.value, a.iteration);
+    return gossip_now(trigger_, overlay_.targets(a.id.value), a, peer);
   }
-  /// Agent i's neighbour count on the static graph; `otherwise` on an overlay.
+  /// Agent i's neighbour count on a static overlay; `otherwise` on a dynamic one.
   size_t degree_or(uint32_t i, size_t otherwise) const {
-    return graph_ ? graph_->degree(i) : otherwise;
+    return overlay_.dynamic() ? otherwise : overlay_.neighbours(i).size();
   }
-  /// For checkpoints: the overlay's state (nothing on a static graph).
+  /// For checkpoints: a dynamic overlay's state (nothing on a static one).
   void archive(StateArchive& ar) {
-    if (overlay_) overlay_->archive(ar);
+    if (overlay_.dynamic()) overlay_.archive(ar);
   }
 
  private:
   Trigger trigger_;
-  const topo::Graph* graph_ = nullptr;  // the static graph, or null on an overlay
-  std::optional<Overlay> overlay_;
+  Overlay overlay_;
 };
 
 /// An agent's pick for its iteration, the start of a one-peer gossip algorithm's per-agent state.

@@ -53,9 +53,12 @@ TEST_CASE("one agent with any algorithm equals plain SGD") {
   DetsgradSpec d;  // alpha_k = 0.1/(1e-5 k + 1): compare with the same schedule
   std::vector<std::unique_ptr<Algorithm>> algorithms;
   algorithms.push_back(std::make_unique<NoCommunication>());
-  algorithms.push_back(std::make_unique<GossipSgd>(GossipMode::kPull, TriggerSpec{}, single));
-  algorithms.push_back(std::make_unique<GossipSgd>(GossipMode::kPush, TriggerSpec{}, single));
-  algorithms.push_back(std::make_unique<ElasticGossip>(0.5, TriggerSpec{}, single, TimeMode::kSync));
+  algorithms.push_back(
+      std::make_unique<GossipSgd>(GossipMode::kPull, TriggerSpec{}, Overlay(single)));
+  algorithms.push_back(
+      std::make_unique<GossipSgd>(GossipMode::kPush, TriggerSpec{}, Overlay(single)));
+  algorithms.push_back(
+      std::make_unique<ElasticGossip>(0.5, TriggerSpec{}, Overlay(single), TimeMode::kSync));
   algorithms.push_back(std::make_unique<RingAllReduce>(ReduceWhat::kGradients, TriggerSpec{}));
   algorithms.push_back(std::make_unique<RingAllReduce>(ReduceWhat::kModels, TriggerSpec{}));
   for (size_t which = 0; which < algorithms.size(); ++which) {
@@ -68,7 +71,7 @@ TEST_CASE("one agent with any algorithm equals plain SGD") {
     CAPTURE(which);  // its place in the list above
     CHECK(agents[0].x == sgd);
   }
-  Detsgrad det(d, threshold, single);
+  Detsgrad det(d, threshold, Overlay(single));
   auto agents = make_agents({vec({5, -1})}, {vec({1, 1})});
   det.start(agents);
   ParamVector sgd = vec({5, -1});

@@ -99,7 +99,7 @@ TEST_CASE(
   threshold.kind = TriggerKind::kThreshold;
   threshold.v0 = 0.5;
   const topo::Graph g = ring_graph(6);
-  Choco fixed(g, topo::MixingRule::kMetropolisHastings, 0.3, threshold, top_k_qsgd(5));
+  Choco fixed(Overlay(g), 0.3, threshold, top_k_qsgd(5));
   Choco switching(sequence_of({ring_graph(6), ring_graph(6)}, 1), 0.3, threshold, top_k_qsgd(5));
   auto a = make_agents(p.x0, p.c), b = make_agents(p.x0, p.c);
   fixed.start(a);

@@ -47,7 +47,7 @@ TEST_CASE("CHOCO: every holder's copy of x^_i equals the sender's bit for bit af
   CompressionSpec c = top_k(3);
   c.quantizer = Quantizer::kQsgd;  // random rounding: copies must still agree exactly
   c.levels = 4;
-  Choco alg(g, topo::MixingRule::kMetropolisHastings, 0.3, always(), c);
+  Choco alg(Overlay(g), 0.3, always(), c);
   const WaveProblem p = wave_problem(6, 50);
   auto agents = make_agents(p.x0, p.c);
   alg.start(agents);
@@ -68,7 +68,7 @@ TEST_CASE("CHOCO: every holder's copy of x^_i equals the sender's bit for bit af
 TEST_CASE("CHOCO without compression and gamma = 1 is D-PSGD in adapt-then-combine order") {
   // x_i <- sum_j W_ij (x_j - lr g_j(x_j)): the local step first, then the exact average.
   const topo::Graph g = ring_graph(5);
-  Choco alg(g, topo::MixingRule::kMetropolisHastings, 1.0, always(), CompressionSpec{});
+  Choco alg(Overlay(g), 1.0, always(), CompressionSpec{});
   const topo::MixingWeights w(g, topo::MixingRule::kMetropolisHastings);
   const WaveProblem p = wave_problem(5, 20);
   auto agents = make_agents(p.x0, p.c, 0.1f);
@@ -98,7 +98,7 @@ TEST_CASE("CHOCO with top 1% keeps the average and converges, naive compressed D
   const ParamVector optimum = mean_of(p.c);
   const double start = (mean_of(p.x0) - optimum).norm();
 
-  Choco choco(g, topo::MixingRule::kMetropolisHastings, 0.05, always(), top_k(2));
+  Choco choco(Overlay(g), 0.05, always(), top_k(2));
   auto agents = make_agents(p.x0, p.c, 0.1f);
   choco.start(agents);
   for (int round = 0; round < 200; ++round) run_round(choco, agents);
@@ -126,7 +126,7 @@ TEST_CASE("CHOCO with top 1% and a decaying step brings every agent to the optim
   for (uint32_t i = 0; i < n; ++i)
     agents.emplace_back(AgentId{i}, 1, std::make_unique<QuadraticLearner>(p.c[i], 0.5f, 20.0),
                         p.x0[i]);
-  Choco choco(g, topo::MixingRule::kMetropolisHastings, 0.05, always(), top_k(2));
+  Choco choco(Overlay(g), 0.05, always(), top_k(2));
   choco.start(agents);
   const double start = worst_distance(agents, optimum);
   std::vector<double> worst;
@@ -149,7 +149,7 @@ TEST_CASE("CHOCO: a threshold trigger skips sends while x stays near x^_i") {
   t.kind = TriggerKind::kThreshold;
   t.v0 = 0.5;
   t.decay = 0.0;
-  Choco alg(g, topo::MixingRule::kMetropolisHastings, 0.5, t, top_k(5));
+  Choco alg(Overlay(g), 0.5, t, top_k(5));
   const WaveProblem p = wave_problem(4, 10);
   auto agents = make_agents(p.x0, p.c, 0.05f);
   alg.start(agents);

@@ -87,7 +87,7 @@ TEST_CASE(
     CAPTURE(static_cast<int>(base));
     spec.consensus = base;
     const topo::Graph ring = ring_graph(6);
-    Detsgrad fixed(spec, threshold(2.0, 0.3), ring);
+    Detsgrad fixed(spec, threshold(2.0, 0.3), Overlay(ring));
     Detsgrad switching(spec, threshold(2.0, 0.3), sequence_of({ring_graph(6), ring_graph(6)}, 1));
     auto a = make_agents(p.x0, p.c), b = make_agents(p.x0, p.c);
     fixed.start(a);

@@ -32,7 +32,7 @@ TriggerSpec constant_threshold(double v0) {
 
 TEST_CASE("DETSGRAD on two agents matches hand arithmetic over two iterations") {
   const topo::Graph g = line_graph(2);
-  Detsgrad alg(constant_steps(), constant_threshold(0.5), g);
+  Detsgrad alg(constant_steps(), constant_threshold(0.5), Overlay(g));
   auto agents = make_agents({vec({1}), vec({3})}, {vec({0}), vec({0})});
   alg.start(agents);
   EventCounts events;
@@ -57,7 +57,7 @@ TEST_CASE("DETSGRAD consensus on the state uses x_i instead of the broadcast cop
   const topo::Graph g = line_graph(2);
   DetsgradSpec spec = constant_steps();
   spec.consensus = ConsensusBase::kState;
-  Detsgrad alg(spec, constant_threshold(0.5), g);
+  Detsgrad alg(spec, constant_threshold(0.5), Overlay(g));
   auto agents = make_agents({vec({1}), vec({3})}, {vec({0}), vec({0})});
   alg.start(agents);
   run_round(alg, agents);
@@ -70,7 +70,7 @@ TEST_CASE("DETSGRAD consensus on the state uses x_i instead of the broadcast cop
 TEST_CASE("DETSGRAD with v0 = 0 communicates every iteration, v0 = infinity never") {
   const topo::Graph g = line_graph(3);  // degrees 1, 2, 1: 4 messages per full round
   for (double v0 : {0.0, std::numeric_limits<double>::infinity()}) {
-    Detsgrad alg(constant_steps(), constant_threshold(v0), g);
+    Detsgrad alg(constant_steps(), constant_threshold(v0), Overlay(g));
     auto agents = make_agents({vec({1, 2}), vec({3, 4}), vec({5, 6})},
                               {vec({0, 0}), vec({1, 1}), vec({2, 2})});
     alg.start(agents);
@@ -88,7 +88,7 @@ TEST_CASE("DETSGRAD scales the gradient by s") {
   const topo::Graph g = line_graph(2);
   DetsgradSpec spec = constant_steps();
   spec.gradient_scale = 2.0;
-  Detsgrad alg(spec, constant_threshold(std::numeric_limits<double>::infinity()), g);
+  Detsgrad alg(spec, constant_threshold(std::numeric_limits<double>::infinity()), Overlay(g));
   auto agents = make_agents({vec({1}), vec({3})}, {vec({0}), vec({0})});
   alg.start(agents);
   run_round(alg, agents);
@@ -172,7 +172,7 @@ TEST_CASE(
       }
       ref.own = ref.held = std::vector<std::vector<double>>(4, std::vector<double>(d, 0.0));
       auto agents = make_agents(x0, c, 0.0f);
-      Detsgrad alg(spec, trigger, g);
+      Detsgrad alg(spec, trigger, Overlay(g));
       alg.start(agents);
       int sent = 0;
       for (int64_t k = 0; k < 12; ++k) {
@@ -216,7 +216,7 @@ TriggerSpec decaying_threshold(double v0) {
 TEST_CASE(
     "SPARQ (DETSGRAD + top_k + qsgd): every holder's copy of x^_j is the sender's, bit for bit") {
   const topo::Graph g = ring_graph(5);
-  Detsgrad alg(constant_steps(), decaying_threshold(4.0), g, top_k_qsgd(4, 8));
+  Detsgrad alg(constant_steps(), decaying_threshold(4.0), Overlay(g), top_k_qsgd(4, 8));
   const WaveProblem p = wave_problem(5, 40);
   auto agents = make_agents(p.x0, p.c);
   alg.start(agents);
@@ -239,7 +239,8 @@ TEST_CASE(
 
 TEST_CASE("SPARQ: after a lost message the holder adds each later q to its own copy") {
   const topo::Graph g = line_graph(2);
-  Detsgrad alg(constant_steps(), decaying_threshold(0.0), g, top_k_qsgd(3, 4));  // fires always
+  // Fires always.
+  Detsgrad alg(constant_steps(), decaying_threshold(0.0), Overlay(g), top_k_qsgd(3, 4));
   const WaveProblem p = wave_problem(2, 30);
   auto agents = make_agents(p.x0, p.c);
   alg.start(agents);
@@ -262,7 +263,7 @@ TEST_CASE("DETSGRAD with local_steps H decides and averages only every H iterati
   const topo::Graph g = line_graph(2);
   DetsgradSpec spec = constant_steps();
   spec.local_steps = 3;
-  Detsgrad alg(spec, constant_threshold(0.0), g);
+  Detsgrad alg(spec, constant_threshold(0.0), Overlay(g));
   auto agents = make_agents({vec({1}), vec({3})}, {vec({0}), vec({0})});
   alg.start(agents);
   std::vector<int> sent;
@@ -284,7 +285,7 @@ TEST_CASE("SPARQ on quadratics: the average follows gradient descent and the age
   ParamVector optimum = ParamVector::Zero(d);
   for (const ParamVector& c : p.c) optimum += c / static_cast<float>(n);
   auto agents = make_agents(p.x0, p.c);
-  Detsgrad alg(constant_steps(), decaying_threshold(4.0), g, top_k_qsgd(10, 16));
+  Detsgrad alg(constant_steps(), decaying_threshold(4.0), Overlay(g), top_k_qsgd(10, 16));
   alg.start(agents);
   auto average_distance = [&] {
     ParamVector mean = ParamVector::Zero(d);

@@ -23,7 +23,7 @@ uint64_t floats_of(const std::vector<uint32_t>& parts, const std::vector<TensorR
 
 TEST_CASE("EventGraD sends only the tensors that crossed and receivers replace only those") {
   const topo::Graph g = line_graph(2);  // Metropolis weights: 1/2 and 1/2
-  Eventgrad alg(g, topo::MixingRule::kMetropolisHastings, per_tensor_threshold(0.5));
+  Eventgrad alg(Overlay(g), per_tensor_threshold(0.5));
   // lr 0: pure averaging, so every value is exact by hand.
   auto agents = make_agents({vec({0, 0, 0, 0}), vec({2, 0.2f, 0.2f, 0.2f})},
                             {vec({0, 0, 0, 0}), vec({0, 0, 0, 0})}, 0.0f, kTwoTensors);
@@ -57,7 +57,7 @@ TEST_CASE("EventGraD sends only the tensors that crossed and receivers replace o
 
 TEST_CASE("EventGraD steps with the gradient at the x it had before averaging") {
   const topo::Graph g = line_graph(2);
-  Eventgrad alg(g, topo::MixingRule::kMetropolisHastings, per_tensor_threshold(0.0));
+  Eventgrad alg(Overlay(g), per_tensor_threshold(0.0));
   auto agents = make_agents({vec({1}), vec({3})}, {vec({0}), vec({0})}, 0.1f);
   alg.start(agents);
   run_round(alg, agents);
@@ -72,7 +72,7 @@ TEST_CASE("EventGraD holders keep the sender's x^ bit for bit, and their own aft
   t.kind = TriggerKind::kAdaptive;
   t.horizon = 0.9;
   t.warmup = 3;
-  Eventgrad alg(g, topo::MixingRule::kMetropolisHastings, t);
+  Eventgrad alg(Overlay(g), t);
   const WaveProblem p = wave_problem(5, 40);
   const std::vector<TensorRange> layout = {{0, 10}, {10, 15}, {25, 15}};
   auto agents = make_agents(p.x0, p.c, 0.05f, layout);
@@ -123,8 +123,8 @@ TEST_CASE("DETSGRAD per tensor with every tensor firing is DETSGRAD on the whole
   TriggerSpec whole;
   whole.kind = TriggerKind::kThreshold;
   whole.v0 = 0.0;  // fires every iteration
-  Detsgrad per_model(spec, whole, g);
-  Detsgrad per_tensor(spec, per_tensor_threshold(0.0), g);
+  Detsgrad per_model(spec, whole, Overlay(g));
+  Detsgrad per_tensor(spec, per_tensor_threshold(0.0), Overlay(g));
   const WaveProblem p = wave_problem(4, 30);
   auto a = make_agents(p.x0, p.c, 0.1f, {{0, 7}, {7, 23}});
   auto b = make_agents(p.x0, p.c, 0.1f, {{0, 7}, {7, 23}});
@@ -142,7 +142,7 @@ TEST_CASE("DETSGRAD per tensor: only crossing tensors travel and copies stay the
   DetsgradSpec spec;
   spec.alpha = {0.05, 0.0, 1.0};
   spec.beta = {0.1, 0.0, 1.0};
-  Detsgrad alg(spec, per_tensor_threshold(0.3), g);
+  Detsgrad alg(spec, per_tensor_threshold(0.3), Overlay(g));
   const WaveProblem p = wave_problem(5, 40);
   auto agents = make_agents(p.x0, p.c, 0.1f, {{0, 30}, {30, 10}});
   alg.start(agents);

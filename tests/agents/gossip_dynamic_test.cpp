@@ -46,9 +46,7 @@ std::unique_ptr<Algorithm> make(Kind kind, const TriggerSpec& t, Overlay overlay
 }
 
 std::unique_ptr<Algorithm> make(Kind kind, const TriggerSpec& t, const topo::Graph& g) {
-  if (kind == Kind::kElastic) return std::make_unique<ElasticGossip>(0.5, t, g, TimeMode::kSync);
-  return std::make_unique<GossipSgd>(kind == Kind::kPull ? GossipMode::kPull : GossipMode::kPush, t,
-                                     g);
+  return make(kind, t, Overlay(g));
 }
 
 }  // namespace

@@ -31,7 +31,7 @@ void deliver_first_pick(Algorithm& alg, std::vector<Agent>& agents, QueueOutbox&
 
 TEST_CASE("gossip pull: each initiator moves to the midpoint with its peer, then steps") {
   const topo::Graph g = line_graph(2);
-  GossipSgd alg(GossipMode::kPull, always(), g);
+  GossipSgd alg(GossipMode::kPull, always(), Overlay(g));
   auto agents = make_agents({vec({1}), vec({3})}, {vec({0}), vec({0})}, 0.1f);
   alg.start(agents);
   CHECK(run_round(alg, agents) == 4);  // two requests, two replies
@@ -45,7 +45,7 @@ TEST_CASE("gossip pull: only the initiator moves, the peer only answers") {
   TriggerSpec t;
   t.kind = TriggerKind::kPeriodic;
   t.period = 2;  // k = 0 fires for everyone: 0 and 2 must pull from 1; 1 pulls from 0 or 2
-  GossipSgd alg(GossipMode::kPull, t, g);
+  GossipSgd alg(GossipMode::kPull, t, Overlay(g));
   auto agents = make_agents({vec({0}), vec({4}), vec({8})}, {vec({0}), vec({4}), vec({8})}, 0.0f);
   alg.start(agents);
   CHECK(run_round(alg, agents) == 6);
@@ -57,7 +57,7 @@ TEST_CASE("gossip pull: only the initiator moves, the peer only answers") {
 
 TEST_CASE("gossip push: push-sum keeps the weights summing to n and mixes by weight") {
   const topo::Graph g = line_graph(2);
-  GossipSgd alg(GossipMode::kPush, always(), g);
+  GossipSgd alg(GossipMode::kPush, always(), Overlay(g));
   auto agents = make_agents({vec({1}), vec({3})}, {vec({0}), vec({0})}, 0.0f);
   alg.start(agents);
   CHECK(run_round(alg, agents) == 2);
@@ -67,7 +67,7 @@ TEST_CASE("gossip push: push-sum keeps the weights summing to n and mixes by wei
   CHECK(alg.weight(AgentId{0}) == doctest::Approx(1));
 
   const topo::Graph line3 = line_graph(3);
-  GossipSgd alg3(GossipMode::kPush, always(), line3);
+  GossipSgd alg3(GossipMode::kPush, always(), Overlay(line3));
   auto three = make_agents({vec({0}), vec({4}), vec({8})}, {vec({0}), vec({0}), vec({0})}, 0.0f);
   alg3.start(three);
   double mass_before = 0;
@@ -84,7 +84,7 @@ TEST_CASE("gossip push: push-sum keeps the weights summing to n and mixes by wei
 
 TEST_CASE("elastic gossip with alpha = 0.5 lands a pair on its midpoint") {
   const topo::Graph g = line_graph(2);
-  ElasticGossip alg(0.5, always(), g, TimeMode::kSync);
+  ElasticGossip alg(0.5, always(), Overlay(g), TimeMode::kSync);
   auto agents = make_agents({vec({1, -2}), vec({3, 6})}, {vec({0, 0}), vec({0, 0})}, 0.0f);
   alg.start(agents);
   CHECK(run_round(alg, agents) == 2);  // they pick each other: one exchange of two messages
@@ -96,7 +96,7 @@ TEST_CASE("elastic gossip with alpha = 0.5 lands a pair on its midpoint") {
 
 TEST_CASE("elastic gossip pulls toward every partner, with pre-step values") {
   const topo::Graph g = line_graph(3);
-  ElasticGossip alg(0.25, always(), g, TimeMode::kSync);
+  ElasticGossip alg(0.25, always(), Overlay(g), TimeMode::kSync);
   // c = x0 so the gradient at x0 is 0 for agent 1, lr 0.1 elsewhere shows the step ordering.
   auto agents = make_agents({vec({0}), vec({4}), vec({8})}, {vec({2}), vec({4}), vec({8})}, 0.1f);
   alg.start(agents);
@@ -126,7 +126,7 @@ TEST_CASE("elastic gossip: a mutual pick is one exchange even when one side send
   // Agent 1 receives agent 0's parameters before its own step: it must not answer, since its own
   // send (later in the round) is the answer. Delivering 0's message first shows the order.
   const topo::Graph g = line_graph(2);
-  ElasticGossip alg(0.5, always(), g, TimeMode::kSync);
+  ElasticGossip alg(0.5, always(), Overlay(g), TimeMode::kSync);
   auto agents = make_agents({vec({0}), vec({4})}, {vec({0}), vec({4})}, 0.0f);
   QueueOutbox out;
   deliver_first_pick(alg, agents, out);
@@ -146,7 +146,7 @@ TEST_CASE("elastic gossip in async mode answers every pick, a mutual one too") {
   // In async mode agent 1's current pick of 0 may belong to a later iteration than 0's message,
   // so 1 answers: no pick is left without its partner's parameters.
   const topo::Graph g = line_graph(2);
-  ElasticGossip alg(0.5, always(), g, TimeMode::kAsync);
+  ElasticGossip alg(0.5, always(), Overlay(g), TimeMode::kAsync);
   auto agents = make_agents({vec({0}), vec({4})}, {vec({0}), vec({4})}, 0.0f);
   QueueOutbox out;
   deliver_first_pick(alg, agents, out);

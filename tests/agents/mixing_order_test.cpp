@@ -119,19 +119,19 @@ TEST_CASE("D-PSGD in both orders converges to the optimum of a sum of quadratics
 TEST_CASE("Gossiping SGD adapt-then-combine averages the stepped models, pull and push") {
   // Two agents, both gossip every iteration: pull takes the peer's reply, push mixes with
   // push-sum weights 1/2 + 1/2. x = (0, 4), c = (2, 0), lr 0.5: psi = x - 0.5 (x - c) = (1, 2).
-  const topo::Graph pair = line_graph(2);  // GossipSgd holds a reference
+  const topo::Graph pair = line_graph(2);
   for (GossipMode mode : {GossipMode::kPull, GossipMode::kPush}) {
     CAPTURE(static_cast<int>(mode));
     TriggerSpec every;
     every.kind = TriggerKind::kAlways;
-    GossipSgd atc(mode, every, pair, {}, MixingOrder::kAdaptThenCombine);
+    GossipSgd atc(mode, every, Overlay(pair), {}, MixingOrder::kAdaptThenCombine);
     auto agents = make_agents({vec({0}), vec({4})}, {vec({2}), vec({0})}, 0.5f);
     atc.start(agents);
     run_round(atc, agents);
     // Both: (1 + 2) / 2 = 1.5.
     CHECK(agents[0].x[0] == doctest::Approx(1.5));
     CHECK(agents[1].x[0] == doctest::Approx(1.5));
-    GossipSgd cta(mode, every, pair, {}, MixingOrder::kCombineThenAdapt);
+    GossipSgd cta(mode, every, Overlay(pair), {}, MixingOrder::kCombineThenAdapt);
     agents = make_agents({vec({0}), vec({4})}, {vec({2}), vec({0})}, 0.5f);
     cta.start(agents);
     run_round(cta, agents);

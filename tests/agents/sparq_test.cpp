@@ -26,7 +26,7 @@ TEST_CASE("SPARQ: x^_i made in the buffer of the one before is the sum of its q'
     CompressionSpec top;
     top.sparsifier = Sparsifier::kTopK;
     top.k = 4;
-    Detsgrad alg(spec, always, g, top);
+    Detsgrad alg(spec, always, Overlay(g), top);
     const WaveProblem p = wave_problem(3, 50);
     auto agents = make_agents(p.x0, p.c);
     alg.start(agents);

@@ -51,11 +51,11 @@ std::unique_ptr<Algorithm> make_algorithm(Which which, const topo::Graph& g, Tim
   half.probability = 0.5;
   switch (which) {
     case Which::kDetsgrad:
-      return std::make_unique<Detsgrad>(DetsgradSpec{}, threshold, g);
+      return std::make_unique<Detsgrad>(DetsgradSpec{}, threshold, Overlay(g));
     case Which::kPull:
-      return std::make_unique<GossipSgd>(GossipMode::kPull, half, g);
+      return std::make_unique<GossipSgd>(GossipMode::kPull, half, Overlay(g));
     case Which::kElastic:
-      return std::make_unique<ElasticGossip>(0.3, half, g, mode);
+      return std::make_unique<ElasticGossip>(0.3, half, Overlay(g), mode);
   }
   return nullptr;
 }
@@ -98,7 +98,7 @@ TEST_CASE("a sync round of 800 KB models over 1 ms, 1 Gbit/s links takes exactly
   Simulator sim(1);
   Network net(ring, NetworkConfig{}, 1);
   TriggerSpec always;
-  Detsgrad alg(DetsgradSpec{}, always, ring);
+  Detsgrad alg(DetsgradSpec{}, always, Overlay(ring));
   std::vector<ParamVector> x0(16, ParamVector::Zero(200000)), c(16, ParamVector::Ones(200000));
   auto agents = make_agents(x0, c);
   alg.start(agents);

@@ -37,7 +37,7 @@ Run run_pair(const SendBufferConfig& buffer, int64_t iterations, SimTime compute
   CommRecorder comm(2);
   net.set_listener(comm);
   TriggerSpec always;
-  Detsgrad alg(DetsgradSpec{}, always, kPair);
+  Detsgrad alg(DetsgradSpec{}, always, Overlay(kPair));
   auto agents = make_agents({vec({1, 2, 3}), vec({-1, 0, 1})}, {vec({0, 0, 0}), vec({1, 1, 1})});
   alg.start(agents);
   Swarm swarm(sim, net, alg, agents, comm);

@@ -23,7 +23,7 @@ std::pair<long, long> owners_of_lost_message(uint64_t nic_uplink_bps) {
   config.nic_uplink_bps = nic_uplink_bps;
   Simulator sim(1);
   Network net(g, config, 1);
-  Detsgrad alg(DetsgradSpec{}, TriggerSpec{}, g);
+  Detsgrad alg(DetsgradSpec{}, TriggerSpec{}, Overlay(g));
   auto agents = make_agents({vec({1}), vec({2})}, {vec({0}), vec({0})});
   alg.start(agents);
   Swarm swarm(sim, net, alg, agents);
@@ -47,7 +47,7 @@ TEST_CASE("a message lost after its NIC uplink releases its snapshot when the li
 TEST_CASE("DETSGRAD reuses its snapshot buffers: two per agent when it broadcasts every round") {
   const topo::Graph g = line_graph(3);
   TriggerSpec always;
-  Detsgrad alg(DetsgradSpec{}, always, g);
+  Detsgrad alg(DetsgradSpec{}, always, Overlay(g));
   auto agents =
       make_agents({vec({1, 2}), vec({3, 4}), vec({5, 6})}, {vec({0, 0}), vec({1, 1}), vec({2, 2})});
   alg.start(agents);
@@ -83,7 +83,7 @@ TEST_CASE("a compressed message takes the link for its wire size, to the nanosec
   CompressionSpec top3;
   top3.sparsifier = Sparsifier::kTopK;
   top3.k = 3;
-  Choco alg(g, topo::MixingRule::kMetropolisHastings, 0.5, TriggerSpec{}, top3);
+  Choco alg(Overlay(g), 0.5, TriggerSpec{}, top3);
   const WaveProblem p = wave_problem(2, 1000);
   auto agents = make_agents(p.x0, p.c);
   alg.start(agents);

@@ -24,7 +24,7 @@ TEST_CASE("EventGraD's tensor sends by hand: both tensors at k = 0, the crossing
   // The two-agent run of eventgrad_test.cpp ("sends only the tensors that crossed"): at k = 0
   // each agent sends both tensors, at k = 1 only tensor 0 (it drifted by 1 > 0.5).
   const topo::Graph g = line_graph(2);
-  Eventgrad alg(g, topo::MixingRule::kMetropolisHastings, per_tensor_threshold(0.5));
+  Eventgrad alg(Overlay(g), per_tensor_threshold(0.5));
   auto agents = make_agents({vec({0, 0, 0, 0}), vec({2, 0.2f, 0.2f, 0.2f})},
                             {vec({0, 0, 0, 0}), vec({0, 0, 0, 0})}, 0.0f, {{0, 1}, {1, 3}});
   alg.start(agents);

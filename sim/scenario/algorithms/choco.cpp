@@ -81,9 +81,7 @@ class ChocoDescriptor final : public DescriptorWith<ChocoOptions> {
     const TriggerSpec trigger = w.spec.trigger.value_or(TriggerSpec{});
     const CompressionSpec& compression = w.spec.algorithm.compression;
     return naming_weights(w, [&]() -> std::unique_ptr<Algorithm> {
-      if (w.spec.dynamic)
-        return std::make_unique<Choco>(make_overlay(w, c.mixing), c.gamma, trigger, compression);
-      return std::make_unique<Choco>(w.graph, c.mixing, c.gamma, trigger, compression,
+      return std::make_unique<Choco>(make_overlay(w, c.mixing), c.gamma, trigger, compression,
                                      c.local_steps);
     });
   }

@@ -76,10 +76,10 @@ class DetsgradDescriptor final : public DescriptorWith<DetsgradOptions> {
   std::unique_ptr<Algorithm> build(World& w) const override {
     const DetsgradSpec& d = w.spec.algorithm.options_as<DetsgradOptions>().spec;
     const TriggerSpec trigger = w.spec.trigger.value_or(TriggerSpec{});
-    if (w.spec.dynamic)
-      return std::make_unique<Detsgrad>(d, trigger,
-                                        make_overlay(w, topo::MixingRule::kMetropolisHastings));
-    return std::make_unique<Detsgrad>(d, trigger, w.graph, w.spec.algorithm.compression);
+    // Its consensus term weighs every neighbour alike: the overlay's weights are not read.
+    return std::make_unique<Detsgrad>(d, trigger,
+                                      make_overlay(w, topo::MixingRule::kMetropolisHastings),
+                                      w.spec.algorithm.compression);
   }
 
  private:

@@ -25,11 +25,10 @@ class ElasticGossipDescriptor final : public DescriptorWith<ElasticGossipOptions
     const double alpha = w.spec.algorithm.options_as<ElasticGossipOptions>().alpha;
     const TriggerSpec trigger = w.spec.trigger.value_or(TriggerSpec{});
     const CompressionSpec& c = w.spec.algorithm.compression;
-    if (w.spec.dynamic)
-      return std::make_unique<ElasticGossip>(alpha, trigger,
-                                             make_overlay(w, topo::MixingRule::kMetropolisHastings),
-                                             w.spec.time.mode, c);
-    return std::make_unique<ElasticGossip>(alpha, trigger, w.graph, w.spec.time.mode, c);
+    // The overlay's weights are not read: the pull weighs every partner by alpha.
+    return std::make_unique<ElasticGossip>(alpha, trigger,
+                                           make_overlay(w, topo::MixingRule::kMetropolisHastings),
+                                           w.spec.time.mode, c);
   }
 
  private:

@@ -32,8 +32,10 @@ class EventgradDescriptor final : public DescriptorWith<EventgradOptions> {
   }
   std::unique_ptr<Algorithm> build(World& w) const override {
     const topo::MixingRule mixing = w.spec.algorithm.options_as<EventgradOptions>().mixing;
+    // A static overlay: the capabilities refuse a dynamic topology (/topology/dynamic).
     return naming_weights(w, [&]() -> std::unique_ptr<Algorithm> {
-      return std::make_unique<Eventgrad>(w.graph, mixing, w.spec.trigger.value_or(TriggerSpec{}));
+      return std::make_unique<Eventgrad>(make_overlay(w, mixing),
+                                         w.spec.trigger.value_or(TriggerSpec{}));
     });
   }
 

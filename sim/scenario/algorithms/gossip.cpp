@@ -30,10 +30,9 @@ class GossipDescriptor final : public DescriptorWith<GossipOptions> {
     const auto& g = w.spec.algorithm.options_as<GossipOptions>();
     const TriggerSpec trigger = w.spec.trigger.value_or(TriggerSpec{});
     const CompressionSpec& c = w.spec.algorithm.compression;
-    if (w.spec.dynamic)
-      return std::make_unique<GossipSgd>(
-          g.mode, trigger, make_overlay(w, topo::MixingRule::kMetropolisHastings), c, g.order);
-    return std::make_unique<GossipSgd>(g.mode, trigger, w.graph, c, g.order);
+    // One peer at a time, averaged pairwise: the overlay's weights are not read.
+    return std::make_unique<GossipSgd>(
+        g.mode, trigger, make_overlay(w, topo::MixingRule::kMetropolisHastings), c, g.order);
   }
 
  private:
