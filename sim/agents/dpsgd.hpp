@@ -13,8 +13,11 @@
 // and a receiver averages its own model and the latest model of every sender heard since its
 // last update, uniformly: x_i <- (x_i + sum_j x_j) / (1 + received), then the step
 // (docs/algorithms.md, "D-PSGD on dynamic topologies in async mode").
+// On a static graph the sum over the held copies may be a robust rule instead
+// (sim/robust/aggregation_rule.hpp; docs/algorithms.md, "Robust aggregation").
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "sim/agents/agent_compression.hpp"
@@ -22,6 +25,7 @@
 #include "sim/agents/mixing_step.hpp"
 #include "sim/agents/overlay.hpp"
 #include "sim/agents/snapshot_pool.hpp"
+#include "sim/robust/aggregation_rule.hpp"
 #include "topologies/mixing.hpp"
 
 namespace dlsim {
@@ -35,10 +39,12 @@ class Dpsgd final : public Algorithm {
   Dpsgd(const topo::Graph& graph, topo::MixingRule rule, const CompressionSpec& compression = {},
         MixingOrder order = MixingOrder::kCombineThenAdapt)
       : overlay_(graph, rule), compression_(compression), order_(order) {}
-  /// On any overlay, static or dynamic.
+  /// On any overlay, static or dynamic. `aggregation` other than kMean: the held copies are
+  /// combined by that rule (static overlays only; every neighbourhood must pass refusal()), with
+  /// progress = iteration / `iterations` (balance).
   Dpsgd(Overlay overlay, const CompressionSpec& compression,
-        MixingOrder order = MixingOrder::kCombineThenAdapt)
-      : overlay_(std::move(overlay)), compression_(compression), order_(order) {}
+        MixingOrder order = MixingOrder::kCombineThenAdapt, const AggregationSpec& aggregation = {},
+        int64_t iterations = 0);
 
   const Overlay& overlay() const { return overlay_; }
 
@@ -59,7 +65,11 @@ class Dpsgd final : public Algorithm {
     ParamVector mixed;           // workspace: sum_j W_ij x_j
     std::vector<Message> inbox;  // per-agent overlay: the latest model per sender, any order
     std::vector<double> weights; // workspace: the uniform weights of the inbox
+    std::optional<AggregationWorkspace> robust;  // a robust rule's scratch, sized in start()
   };
+
+  /// A robust rule over s.held (a missing copy counts as a.x) into s.mixed, swapped into a.x.
+  void aggregate_copies(PerAgent& s, Agent& a);
 
   /// Per-agent overlay: s.inbox averaged uniformly with a.x, in sender order.
   void mix_arrivals(PerAgent& s, Agent& a);
@@ -70,6 +80,8 @@ class Dpsgd final : public Algorithm {
   Overlay overlay_;
   AgentCompression compression_;
   MixingOrder order_;
+  AggregationSpec aggregation_;
+  int64_t iterations_ = 0;  // the run's T, for balance's progress t / T
   std::vector<PerAgent> state_;
 };
 

@@ -39,6 +39,7 @@ struct AlgorithmCapabilities {
   bool churn = false;            // agents that leave and return
   bool lossy_links = true;       // network.loss and network.failures (lost messages)
   bool compression = false;      // algorithm.compression on the parameter vectors it sends
+  bool aggregation = false;      // algorithm.aggregation: a robust rule instead of the mean
   bool per_tensor = false;       // a threshold per tensor (trigger granularity "layer")
   bool model_trigger = true;     // a threshold on the whole model (granularity "model")
   bool alpha_threshold = false;  // trigger form "alpha" (scaled by DETSGRAD's step size)
@@ -86,7 +87,7 @@ class AlgorithmDescriptor {
   std::string_view summary() const { return summary_; }
   const AlgorithmCapabilities& capabilities() const { return capabilities_; }
 
-  /// Reads the options keys of /algorithm (not "kind" or "compression"); null when it has none.
+  /// Reads the options keys of /algorithm (not "kind", "compression" or "aggregation"); null when it has none.
   virtual std::shared_ptr<const AlgorithmOptions> parse(JsonObject& /*o*/,
                                                         const AlgorithmParseContext&) const {
     return nullptr;

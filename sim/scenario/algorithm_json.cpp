@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/scenario/aggregation_json.hpp"
 #include "sim/scenario/algorithm_registry.hpp"
 #include "sim/scenario/compression_json.hpp"
 
@@ -27,6 +28,16 @@ const AlgorithmDescriptor& parse_kind(JsonObject& o) {
 AlgorithmSpec parse_algorithm(JsonObject o, uint32_t agents, const topo::TopologySpec& topology) {
   AlgorithmSpec a;
   a.descriptor = &parse_kind(o);
+  // Before the options: a rule the algorithm cannot take is the first thing to fix.
+  if (o.has("aggregation")) {
+    a.aggregation = parse_aggregation(o.raw("aggregation"), o.file(),
+                                      child_pointer(o.pointer(), "aggregation"));
+    if (a.aggregation.kind != AggregationKind::kMean && !a.descriptor->capabilities().aggregation)
+      o.fail("aggregation",
+             fmt::format("algorithm \"{}\" mixes with the mean only; a robust rule works with {} "
+                         "so far (see scenarios/README.md, \"aggregation\")",
+                         a.name(), algorithms_with(&AlgorithmCapabilities::aggregation)));
+  }
   a.options = a.descriptor->parse(o, AlgorithmParseContext{agents, &topology});
   if (o.has("compression")) {
     if (!a.descriptor->capabilities().compression)
@@ -44,6 +55,8 @@ json algorithm_to_json(const AlgorithmSpec& a) {
   json j = {{"kind", std::string(a.name())}};
   if (a.options) a.descriptor->to_json(a.options.get(), j);
   if (a.compression.enabled()) j["compression"] = compression_to_json(a.compression);
+  if (a.descriptor->capabilities().aggregation || a.aggregation.kind != AggregationKind::kMean)
+    j["aggregation"] = aggregation_to_json(a.aggregation);
   return j;
 }
 

@@ -35,13 +35,14 @@ std::string threshold_scope(const AlgorithmCapabilities& c) {
 std::string capability_table() {
   std::string out =
       "| algorithm | async | dynamic graph | dynamic, async | churn | loss, failures | "
-      "compression | threshold on | triggers |\n"
-      "|---|---|---|---|---|---|---|---|---|\n";
+      "compression | robust aggregation | threshold on | triggers |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const AlgorithmDescriptor* d : algorithm_descriptors()) {
     const AlgorithmCapabilities& c = d->capabilities();
-    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} | {} |\n", d->name(),
-                       c.rounds_in_async ? "rounds" : yes_no(c.async), yes_no(c.dynamic), yes_no(c.dynamic_async), yes_no(c.churn),
-                       yes_no(c.lossy_links), yes_no(c.compression), threshold_scope(c),
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", d->name(),
+                       c.rounds_in_async ? "rounds" : yes_no(c.async), yes_no(c.dynamic),
+                       yes_no(c.dynamic_async), yes_no(c.churn), yes_no(c.lossy_links),
+                       yes_no(c.compression), yes_no(c.aggregation), threshold_scope(c),
                        trigger_list(c));
   }
   return out;

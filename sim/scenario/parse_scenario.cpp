@@ -65,6 +65,13 @@ void check_capabilities(const ScenarioSpec& s, const json& j) {
                                    "in async mode use {}", file, name,
                                    algorithms_with(&AlgorithmCapabilities::dynamic_async, "or")));
   }
+  // A robust rule needs a fixed set of held copies, sized once (docs/algorithms.md, "Robust
+  // aggregation"); a dynamic overlay changes them every round (or, in async mode, averages its
+  // inbox uniformly).
+  if (s.dynamic && s.algorithm.aggregation.kind != AggregationKind::kMean)
+    throw InputError(fmt::format("{}: /algorithm/aggregation: \"{}\" works on a static topology "
+                                 "only; on a dynamic one (/topology/dynamic) use \"mean\"", file,
+                                 to_string(s.algorithm.aggregation.kind)));
   if (!caps.async && s.time.mode == TimeMode::kAsync)
     throw InputError(fmt::format("{}: /time/mode: \"{}\" runs in sync mode only ({})", file,
                                  name, caps.sync_only_reason));

@@ -18,6 +18,7 @@
 #include "sim/agents/trigger.hpp"
 #include "sim/compression/compression_spec.hpp"
 #include "sim/network/network.hpp"
+#include "sim/robust/aggregation_rule.hpp"
 #include "topologies/dynamic_graphs.hpp"
 #include "topologies/topology_spec.hpp"
 
@@ -32,6 +33,7 @@ struct AlgorithmSpec {
   const AlgorithmDescriptor* descriptor = nullptr;  // set by parse_algorithm; never null after
   std::shared_ptr<const AlgorithmOptions> options;  // null for algorithms without options
   CompressionSpec compression;  // algorithms that send parameter vectors
+  AggregationSpec aggregation;  // how held copies are mixed (mean: the plain weighted sum)
 
   /// /algorithm/kind.
   std::string_view name() const;

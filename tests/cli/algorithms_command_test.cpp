@@ -20,7 +20,9 @@ TEST_CASE("dlsim algorithms lists every algorithm with its summary, then the cap
     CHECK(r.out.find(std::string(d->summary())) != std::string::npos);
   }
   CHECK(r.out.find(capability_table()) != std::string::npos);
-  CHECK(capability_table().find("| `choco` | no | yes | no | no | yes | yes | model |") !=
+  CHECK(capability_table().find("| `choco` | no | yes | no | no | yes | yes | no | model |") !=
+        std::string::npos);
+  CHECK(capability_table().find("| `dpsgd` | yes | yes | yes | yes | yes | yes | yes | - |") !=
         std::string::npos);
 }
 

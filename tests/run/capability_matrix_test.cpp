@@ -1,9 +1,10 @@
 // The capability matrix, walked cell by cell: every algorithm x time mode x dynamic graph x churn
-// x link failures x compression x per-tensor trigger. A cell either runs 20 iterations, with the
-// asked-for feature visible in what it measured (nothing silently dropped), or is refused with an
-// InputError naming one of the keys the cell turned on. Which of the two is predicted from the
-// descriptor's capabilities (sim/scenario/algorithm_descriptor.hpp), so the table `dlsim
-// algorithms` prints and the docs hold is what runs.
+// x link failures x compression x per-tensor trigger x a robust aggregation rule. A cell either
+// runs 20 iterations, with the asked-for feature visible in what it measured (nothing silently
+// dropped; a robust rule: another fingerprint than the mean's), or is refused with an InputError
+// naming one of the keys the cell turned on. Which of the two is predicted from the descriptor's
+// capabilities (sim/scenario/algorithm_descriptor.hpp), so the table `dlsim algorithms` prints
+// and the docs hold is what runs.
 #include <doctest/doctest.h>
 #include <unistd.h>
 
@@ -27,7 +28,7 @@ namespace {
 
 struct Cell {
   bool async = false, dynamic = false, churn = false, failures = false, compression = false,
-       per_tensor = false;
+       per_tensor = false, aggregation = false;
 
   std::string describe(std::string_view algorithm) const {
     std::string out(algorithm);
@@ -36,7 +37,8 @@ struct Cell {
                             {churn, " churn"},
                             {failures, " failures"},
                             {compression, " compression"},
-                            {per_tensor, " per-tensor"}})
+                            {per_tensor, " per-tensor"},
+                            {aggregation, " median"}})
       if (on) out += name;
     return out;
   }
@@ -49,6 +51,7 @@ struct Cell {
     if (failures) k.push_back("/network/failures");
     if (compression) k.push_back("/algorithm/compression");
     if (per_tensor) k.push_back("/trigger");
+    if (aggregation) k.push_back("/algorithm/aggregation");
     return k;
   }
 };
@@ -90,6 +93,8 @@ json scenario_for(const AlgorithmDescriptor& d, const Cell& cell) {
   if (cell.failures)
     j["network"]["failures"] = {{"kind", "markov"}, {"mtbf", "10ms"}, {"mttr", "10ms"}};
   if (cell.compression) j["algorithm"]["compression"] = {{"kind", "top_k"}, {"k", 4}};
+  // The default ring: 3 models per neighbourhood, a true middle one.
+  if (cell.aggregation) j["algorithm"]["aggregation"] = {{"rule", "median"}};
   if (!c.triggers.empty() || cell.per_tensor) j["trigger"] = trigger_for(c, cell);
   return j;
 }
@@ -98,6 +103,7 @@ json scenario_for(const AlgorithmDescriptor& d, const Cell& cell) {
 // (the descriptors' check(); docs/algorithms.md lists them under the table).
 bool refused_together(std::string_view algorithm, const Cell& cell) {
   if (cell.per_tensor && cell.compression) return true;  // whole tensors take no compression
+  if (cell.aggregation && cell.dynamic) return true;  // a robust rule needs fixed neighbours
   return algorithm == "detsgrad" && cell.dynamic && (cell.compression || cell.per_tensor);
 }
 
@@ -109,6 +115,7 @@ bool predicted_to_run(const AlgorithmDescriptor& d, const Cell& cell) {
   if (cell.failures && !c.lossy_links) return false;
   if (cell.compression && !c.compression) return false;
   if (cell.per_tensor && !(c.per_tensor && takes(c, TriggerKind::kThreshold))) return false;
+  if (cell.aggregation && !c.aggregation) return false;
   return !refused_together(d.name(), cell);
 }
 
@@ -154,14 +161,24 @@ void walk(const AlgorithmDescriptor& d, const Cell& cell) {
   if (cell.failures) CHECK(comm.at("dropped_by_reason").at("link_down").get<uint64_t>() > 0);
   if (cell.churn) CHECK(comm.at("dropped_by_reason").at("offline").get<uint64_t>() > 0);
   if (cell.per_tensor) CHECK(comm.at("tensor_sends").get<uint64_t>() > 0);
+  if (cell.aggregation) {  // the median mixed: the same cell with the mean ends elsewhere
+    Cell with_mean = cell;
+    with_mean.aggregation = false;
+    RunOptions mean_options;
+    mean_options.out = scratch_folder(what + " mean");
+    const RunReport mean_report = run_scenario(
+        parse_scenario(scenario_for(d, with_mean), "cell.json"), mean_options, log);
+    std::filesystem::remove_all(mean_options.out);
+    CHECK(report.summary.at("fingerprint") != mean_report.summary.at("fingerprint"));
+  }
 }
 
 void walk_every_cell(std::string_view name) {
   const AlgorithmDescriptor* d = find_algorithm(name);
   REQUIRE(d != nullptr);
-  for (int bits = 0; bits < 64; ++bits)
+  for (int bits = 0; bits < 128; ++bits)
     walk(*d, Cell{(bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0, (bits & 8) != 0,
-                  (bits & 16) != 0, (bits & 32) != 0});
+                  (bits & 16) != 0, (bits & 32) != 0, (bits & 64) != 0});
 }
 
 const char* const kAlgorithms[] = {"centralized", "none",           "dpsgd",     "detsgrad",

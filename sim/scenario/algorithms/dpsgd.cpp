@@ -2,6 +2,8 @@
 // matrix, in either order (docs/algorithms.md, "D-PSGD").
 #include "sim/scenario/algorithms/dpsgd.hpp"
 
+#include <algorithm>
+
 #include "sim/agents/dpsgd.hpp"
 #include "sim/scenario/algorithms/mixing_json.hpp"
 #include "sim/scenario/algorithms/overlay_build.hpp"
@@ -11,7 +13,7 @@ namespace {
 
 AlgorithmCapabilities capabilities_of_dpsgd() {
   AlgorithmCapabilities c;
-  c.dynamic = c.dynamic_async = c.churn = c.compression = true;
+  c.dynamic = c.dynamic_async = c.churn = c.compression = c.aggregation = true;
   return c;
 }
 
@@ -25,11 +27,25 @@ class DpsgdDescriptor final : public DescriptorWith<DpsgdOptions> {
   AlgorithmCopies copies(const ScenarioSpec&, const GraphDegrees&) const override {
     return {3.0, 0.0, AlgorithmCopies::Sends::kNeighbours};
   }
+  // A robust rule must fit the smallest neighbourhood of the graph (trim, Krum's 2f + 3).
+  void check_aggregation(const World& w) const {
+    const AggregationSpec& rule = w.spec.algorithm.aggregation;
+    if (rule.kind == AggregationKind::kMean) return;
+    uint32_t smallest = w.spec.agents > 1 ? w.graph.node_count() : 0;
+    for (uint32_t i = 0; i < w.graph.node_count(); ++i)
+      smallest = std::min(smallest, w.graph.degree(i));
+    const std::string why = refusal(rule, size_t{smallest} + 1);
+    if (!why.empty())
+      throw InputError(fmt::format("{}: /algorithm/aggregation: {} (the graph's smallest "
+                                   "neighbourhood: degree {})", w.spec.file, why, smallest));
+  }
   std::unique_ptr<Algorithm> build(World& w) const override {
     const auto& d = w.spec.algorithm.options_as<DpsgdOptions>();
+    check_aggregation(w);
     return naming_weights(w, [&]() -> std::unique_ptr<Algorithm> {
       return std::make_unique<Dpsgd>(make_overlay(w, d.mixing), w.spec.algorithm.compression,
-                                     d.order);
+                                     d.order, w.spec.algorithm.aggregation,
+                                     w.spec.run.iterations);
     });
   }
 
