@@ -13,12 +13,16 @@
 // and a receiver averages its own model and the latest model of every sender heard since its
 // last update, uniformly: x_i <- (x_i + sum_j x_j) / (1 + received), then the step
 // (docs/algorithms.md, "D-PSGD on dynamic topologies in async mode").
+// With Byzantine agents (set_byzantine), an attacker sends each honest target its own crafted
+// vector instead of its snapshot (byzantine.hpp); everything else it does honestly.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "sim/agents/agent_compression.hpp"
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/byzantine.hpp"
 #include "sim/agents/mixing_step.hpp"
 #include "sim/agents/overlay.hpp"
 #include "sim/agents/snapshot_pool.hpp"
@@ -41,6 +45,10 @@ class Dpsgd final : public Algorithm {
       : overlay_(std::move(overlay)), compression_(compression), order_(order) {}
 
   const Overlay& overlay() const { return overlay_; }
+  /// The Byzantine agents that send crafted vectors (spec.crafts_messages()); before start().
+  void set_byzantine(const ByzantineSpec& spec, uint64_t seed) {
+    byzantine_ = std::make_unique<ByzantineSender>(spec, seed);
+  }
 
   void start(std::span<Agent> agents) override;
   void begin_round(int64_t k, SimTime now) override;
@@ -66,11 +74,14 @@ class Dpsgd final : public Algorithm {
 
   /// s.current <- a copy of a.x (C(a.x) with compression) when a has targets this round.
   void snapshot_to_send(Agent& a);
+  /// What a sends to target j: its snapshot, or a Byzantine sender's crafted vector.
+  Snapshot params_for(const Agent& a, PerAgent& s, uint32_t j);
 
   Overlay overlay_;
   AgentCompression compression_;
   MixingOrder order_;
   std::vector<PerAgent> state_;
+  std::unique_ptr<ByzantineSender> byzantine_;  // null without Byzantine senders
 };
 
 }  // namespace dlsim

@@ -28,8 +28,11 @@ class DpsgdDescriptor final : public DescriptorWith<DpsgdOptions> {
   std::unique_ptr<Algorithm> build(World& w) const override {
     const auto& d = w.spec.algorithm.options_as<DpsgdOptions>();
     return naming_weights(w, [&]() -> std::unique_ptr<Algorithm> {
-      return std::make_unique<Dpsgd>(make_overlay(w, d.mixing), w.spec.algorithm.compression,
-                                     d.order);
+      auto a = std::make_unique<Dpsgd>(make_overlay(w, d.mixing), w.spec.algorithm.compression,
+                                       d.order);
+      if (w.spec.byzantine && w.spec.byzantine->crafts_messages())
+        a->set_byzantine(*w.spec.byzantine, w.spec.seed);
+      return a;
     });
   }
 
