@@ -26,4 +26,12 @@ void Batch::gather(const Dataset& data, std::span<const uint32_t> indices) {
   background_ = data.background;
 }
 
+void Batch::flip_labels(uint32_t classes) {
+  for (Eigen::Index s = 0; s < size_; ++s) {
+    uint8_t& y = labels_[static_cast<size_t>(s)];
+    DLSIM_CHECK(y < classes, "label {} of {} classes", y, classes);
+    y = static_cast<uint8_t>(classes - 1 - y);
+  }
+}
+
 }  // namespace dlsim::models

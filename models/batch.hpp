@@ -22,6 +22,10 @@ class Batch {
   /// dimension changes or indices.size() exceeds every earlier size. Precondition: indices < size.
   void gather(const Dataset& data, std::span<const uint32_t> indices);
 
+  /// Replaces each label y by (classes - 1) - y: a label-flipping attacker's data (9 - y for ten
+  /// classes). Precondition: every label < classes.
+  void flip_labels(uint32_t classes);
+
   /// (dim, size()): one sample per column.
   Eigen::Map<const Eigen::MatrixXf> features() const {
     return {storage_.data(), storage_.rows(), size_};

@@ -25,6 +25,7 @@ void Dpsgd::start(std::span<Agent> agents) {
               agents.size(), overlay_.node_count());
   state_.assign(agents.size(), PerAgent{});
   compression_.start(agents);
+  if (byzantine_) byzantine_->start(agents, overlay_);
   for (const Agent& a : agents) {
     state_[a.id.value].held.assign(overlay_.sources(a.id.value).size(), nullptr);
     state_[a.id.value].mixed = ParamVector::Zero(a.x.size());
@@ -70,11 +71,19 @@ void Dpsgd::communicate(Agent& a, Outbox& out) {
   if (!s.current) return;
   out.event(a);
   for (uint32_t j : overlay_.targets(a.id.value)) {
-    Message m = compression_.message(MessageKind::kParams, a, AgentId{j}, s.current);
+    Message m = compression_.message(MessageKind::kParams, a, AgentId{j}, params_for(a, s, j));
     m.buffering = Buffering::kLatestValue;  // the receiver keeps only the latest copy
     out.send(std::move(m));
   }
   s.current = nullptr;
+}
+
+// An attacker's crafted vectors come from its own pool, in the event loop, where no other
+// thread drops its copies (as in prepare()). To a fellow attacker it sends its own model.
+Snapshot Dpsgd::params_for(const Agent& a, PerAgent& s, uint32_t j) {
+  if (!byzantine_ || !byzantine_->is_byzantine(a.id.value) || byzantine_->is_byzantine(j))
+    return s.current;
+  return byzantine_->craft(a, j, overlay_, s.held, s.pool);
 }
 
 void Dpsgd::receive(Agent& a, const Message& m, Outbox&) {
@@ -154,5 +163,6 @@ void Dpsgd::archive(AgentArchive& ar) {
     if (ar.loading() && s.inbox.size() >= state_.size())
       ar.fail("another number of agents: an inbox");
   }
+  if (byzantine_) byzantine_->archive(ar);
 }
 }  // namespace dlsim

@@ -15,13 +15,17 @@
 // (docs/algorithms.md, "D-PSGD on dynamic topologies in async mode").
 // On a static graph the sum over the held copies may be a robust rule instead
 // (sim/robust/aggregation_rule.hpp; docs/algorithms.md, "Robust aggregation").
+// With Byzantine agents (set_byzantine), an attacker sends each honest target its own crafted
+// vector instead of its snapshot (byzantine.hpp); everything else it does honestly.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "sim/agents/agent_compression.hpp"
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/byzantine.hpp"
 #include "sim/agents/mixing_step.hpp"
 #include "sim/agents/overlay.hpp"
 #include "sim/agents/snapshot_pool.hpp"
@@ -47,6 +51,10 @@ class Dpsgd final : public Algorithm {
         int64_t iterations = 0);
 
   const Overlay& overlay() const { return overlay_; }
+  /// The Byzantine agents that send crafted vectors (spec.crafts_messages()); before start().
+  void set_byzantine(const ByzantineSpec& spec, uint64_t seed) {
+    byzantine_ = std::make_unique<ByzantineSender>(spec, seed);
+  }
 
   void start(std::span<Agent> agents) override;
   void begin_round(int64_t k, SimTime now) override;
@@ -76,6 +84,8 @@ class Dpsgd final : public Algorithm {
 
   /// s.current <- a copy of a.x (C(a.x) with compression) when a has targets this round.
   void snapshot_to_send(Agent& a);
+  /// What a sends to target j: its snapshot, or a Byzantine sender's crafted vector.
+  Snapshot params_for(const Agent& a, PerAgent& s, uint32_t j);
 
   Overlay overlay_;
   AgentCompression compression_;
@@ -83,6 +93,7 @@ class Dpsgd final : public Algorithm {
   AggregationSpec aggregation_;
   int64_t iterations_ = 0;  // the run's T, for balance's progress t / T
   std::vector<PerAgent> state_;
+  std::unique_ptr<ByzantineSender> byzantine_;  // null without Byzantine senders
 };
 
 }  // namespace dlsim

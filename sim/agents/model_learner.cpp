@@ -38,13 +38,24 @@ std::span<const uint32_t> ModelLearner::next_batch_indices() {
   return indices;
 }
 
+void ModelLearner::flip_labels() {
+  DLSIM_CHECK(model_.kind() != models::ModelKind::kQuadratic, "a quadratic model has no labels");
+  flip_classes_ = train_->num_classes;
+}
+
+void ModelLearner::next_batch() {
+  if (model_.kind() == models::ModelKind::kQuadratic) return;
+  batch_.gather(*train_, next_batch_indices());
+  if (flip_classes_ > 0) batch_.flip_labels(flip_classes_);
+}
+
 float ModelLearner::gradient(const ParamVector& x, ParamVector& g) {
-  if (model_.kind() != models::ModelKind::kQuadratic) batch_.gather(*train_, next_batch_indices());
+  next_batch();
   return model_.compute_gradient(x, g, batch_, train_rng_);
 }
 
 float ModelLearner::gradient_step(ParamVector& x, float step, ParamVector&) {
-  if (model_.kind() != models::ModelKind::kQuadratic) batch_.gather(*train_, next_batch_indices());
+  next_batch();
   return model_.sgd_step(x, step, batch_, train_rng_);
 }
 

@@ -33,6 +33,13 @@ class ModelLearner final : public Learner {
   void archive(StateArchive& ar) override;
   std::vector<TensorRange> parameter_tensors() const override { return model_.parameter_tensors(); }
 
+  /// From now on, every mini-batch's labels y become (classes - 1) - y (a label-flipping
+  /// Byzantine agent, docs/algorithms.md "Attacks"). Not for quadratic models.
+  void flip_labels();
+  bool flips_labels() const { return flip_classes_ > 0; }
+  /// The last mini-batch drawn (after any flip).
+  const models::Batch& batch() const { return batch_; }
+
   models::Model& model() { return model_; }
   const models::Optimizer& optimizer() const { return optimizer_; }
   size_t shard_size() const { return shard_.size(); }
@@ -40,6 +47,8 @@ class ModelLearner final : public Learner {
 
  private:
   std::span<const uint32_t> next_batch_indices();
+  /// batch_ <- the next mini-batch of the shard, flipped when asked.
+  void next_batch();
 
   models::Model model_;
   models::Optimizer optimizer_;
@@ -50,6 +59,7 @@ class ModelLearner final : public Learner {
   models::Batch batch_;
   RandomStream shuffle_rng_;
   RandomStream train_rng_;
+  uint32_t flip_classes_ = 0;  // > 0: labels are flipped among this many classes
 };
 
 }  // namespace dlsim

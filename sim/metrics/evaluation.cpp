@@ -40,13 +40,21 @@ void Evaluator::evaluate(ThreadPool& pool, const EvalInput& in, const CommRecord
     out.agents[i].bytes_sent = c.sent.bytes;
     out.agents[i].tensor_sends = c.tensor_sends;
     out.agents[i].online = comm.online(agents[i].id);
+    out.agents[i].byzantine = false;
   }
-  // The averaged model and the consensus distance are those of the online agents (churn), or of
-  // every agent when none is online.
-  size_t online = 0;
-  for (const AgentPoint& a : out.agents) online += a.online ? 1 : 0;
-  const auto counted = [&](size_t i) { return online == 0 || out.agents[i].online; };
-  const size_t m = online == 0 ? n : online;
+  for (uint32_t b : byzantine_) out.agents.at(b).byzantine = true;
+  // The averaged model and the consensus distance are those of the online honest agents (churn,
+  // Byzantine agents), or of every honest agent when none is online.
+  size_t online = 0, honest = 0;
+  for (const AgentPoint& a : out.agents) {
+    if (a.byzantine) continue;
+    ++honest;
+    online += a.online ? 1 : 0;
+  }
+  const auto counted = [&](size_t i) {
+    return !out.agents[i].byzantine && (online == 0 || out.agents[i].online);
+  };
+  const size_t m = online == 0 ? honest : online;
   mean_.setZero(agents.front().x.size());
   mean_exact_.setZero(agents.front().x.size());
   for (size_t i = 0; i < n; ++i) {

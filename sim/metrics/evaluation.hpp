@@ -31,17 +31,18 @@ struct AgentPoint {
   uint64_t bytes_sent = 0;
   uint64_t tensor_sends = 0;   // so far: the model tensors its messages carried, summed
   bool online = true;          // churn: online at this point
+  bool byzantine = false;      // an attacker: left out of the averaged model and consensus
 };
 
 struct EvalPoint {
   int64_t iteration = 0;
   SimTime time;
   std::vector<AgentPoint> agents;
-  ModelScore aggregate;  // the parameter-averaged model of the online agents
+  ModelScore aggregate;  // the parameter-averaged model of the online honest agents
   // The algorithm's centre model (EASGD's z), if it has one, with its server's counts
   // (events 0: a server has no trigger).
   std::optional<AgentPoint> center;
-  double consensus_distance = 0.0;  // sqrt(mean_i ||x_i - x_bar||^2)
+  double consensus_distance = 0.0;  // sqrt(mean_i ||x_i - x_bar||^2) over the same agents
 };
 
 /// What one evaluation point scores: the agents as they are now, and the algorithm's centre
@@ -59,10 +60,13 @@ class Evaluator {
  public:
   /// learners: each agent's (their models score the parameters). eval_set: the fixed test
   /// subset, null for quadratic models (scored by their distance to the optimum). All outlive
-  /// the evaluator.
+  /// the evaluator. byzantine: the Byzantine agents' ids (each still scored, but not averaged).
   Evaluator(std::span<ModelLearner* const> learners, const models::Dataset* eval_set,
-            size_t eval_batch)
-      : learners_(learners), eval_set_(eval_set), eval_batch_(eval_batch) {}
+            size_t eval_batch, std::vector<uint32_t> byzantine = {})
+      : learners_(learners),
+        eval_set_(eval_set),
+        eval_batch_(eval_batch),
+        byzantine_(std::move(byzantine)) {}
   /// Scores `in` into `out`. Agents run in parallel on `pool`.
   void evaluate(ThreadPool& pool, const EvalInput& in, const CommRecorder& comm, EvalPoint& out);
 
@@ -73,6 +77,7 @@ class Evaluator {
   std::span<ModelLearner* const> learners_;
   const models::Dataset* eval_set_;
   size_t eval_batch_;
+  std::vector<uint32_t> byzantine_;
   ParamVector mean_;            // the averaged model, summed in float as agents would
   Eigen::VectorXd mean_exact_;  // the same in double: identical agents are at distance 0
   std::vector<models::EvalResult> results_;

@@ -12,7 +12,7 @@ bool LearningWatch::observe(const EvalPoint& p) {
   double best = 0.0;
   bool scored = false;
   for (const AgentPoint& a : p.agents)
-    if (a.online && !std::isnan(a.score.accuracy)) {
+    if (a.online && !a.byzantine && !std::isnan(a.score.accuracy)) {
       best = std::max(best, a.score.accuracy);
       scored = true;
     }

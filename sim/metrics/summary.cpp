@@ -28,20 +28,23 @@ double peak_rss_mb() {
 json number(double v) { return std::isnan(v) ? json(nullptr) : json(v); }
 
 json final_section(bool quadratic, const EvalPoint& p) {
-  double sum = 0, lo = INFINITY, hi = -INFINITY, loss = 0;
+  double sum = 0, lo = INFINITY, hi = -INFINITY, loss = 0, honest = 0;
   for (const AgentPoint& a : p.agents) {
+    if (a.byzantine) continue;
+    ++honest;
     sum += a.score.accuracy;
     lo = std::min(lo, a.score.accuracy);
     hi = std::max(hi, a.score.accuracy);
     loss += a.score.loss;
   }
-  const double n = static_cast<double>(p.agents.size());
+  const double n = honest;
   json f = {{"iteration", p.iteration},
             {"loss_mean", number(loss / n)},
             {"consensus_distance", number(p.consensus_distance)}};
   if (quadratic) {
     double distance = 0;
-    for (const AgentPoint& a : p.agents) distance += a.score.optimum_distance;
+    for (const AgentPoint& a : p.agents)
+      if (!a.byzantine) distance += a.score.optimum_distance;
     f["distance_to_optimum"] = number(distance / n);
     f["distance_to_optimum_aggregate"] = number(p.aggregate.optimum_distance);
     if (p.center) f["distance_to_optimum_center"] = number(p.center->score.optimum_distance);
@@ -135,6 +138,17 @@ json make_summary(const RunFacts& facts, const CommRecorder& comm, const EvalPoi
              {{"written", facts.checkpoints.written},
               {"seconds", facts.checkpoints.seconds},
               {"last_mb", static_cast<double>(facts.checkpoints.last_bytes) / (1024.0 * 1024.0)}}}};
+  if (!facts.byzantine.empty()) {
+    // Their messages are part of comm's totals too; here on their own.
+    uint64_t messages = 0, bytes = 0;
+    for (uint32_t b : facts.byzantine) {
+      messages += comm.node(AgentId{b}).sent.messages;
+      bytes += comm.node(AgentId{b}).sent.bytes;
+    }
+    s["byzantine"] = {{"agents", facts.byzantine}};
+    s["comm"]["byzantine_messages"] = messages;
+    s["comm"]["byzantine_bytes"] = bytes;
+  }
   if (last) s["final"] = final_section(facts.quadratic, *last);
   // Per-agent class counts of the shards (empty for quadratic and centralized runs).
   s["shards"] = {{"class_counts", facts.class_counts}};

@@ -54,10 +54,12 @@ struct RunFacts {
   RunTimes times;
   std::vector<std::string> warnings;
   std::vector<std::vector<uint32_t>> class_counts;  // [agent][class] of the shards
+  std::vector<uint32_t> byzantine;  // the Byzantine agents' ids, sorted (empty: none)
 };
 
 /// The summary of a finished (or diverged) run. `last` is the final evaluation point (absent
-/// when the run diverged before any). Communication totals cover every node (a server too).
+/// when the run diverged before any). Communication totals cover every node (a server too),
+/// Byzantine agents included (their share also apart); the final scores cover honest agents.
 nlohmann::json make_summary(const RunFacts& facts, const CommRecorder& comm, const EvalPoint* last);
 
 /// "0x" and 16 hex digits: JSON numbers lose 64-bit integers in many readers.

@@ -27,10 +27,20 @@ double since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// Over the honest agents, as summary.json's final scores.
 double mean_accuracy(const EvalPoint& p) {
-  double sum = 0;
-  for (const AgentPoint& a : p.agents) sum += a.score.accuracy;
-  return sum / static_cast<double>(p.agents.size());
+  double sum = 0, honest = 0;
+  for (const AgentPoint& a : p.agents) {
+    if (a.byzantine) continue;
+    sum += a.score.accuracy;
+    ++honest;
+  }
+  return sum / honest;
+}
+
+// The Byzantine agents' ids (empty without the "byzantine" key).
+std::vector<uint32_t> byzantine_of(const World& world) {
+  return world.spec.byzantine ? world.spec.byzantine->agents : std::vector<uint32_t>{};
 }
 
 // Hands the world's state to the evaluator at iteration 0, every eval_every iterations and at
@@ -51,7 +61,7 @@ class EvaluationPoints final : public RunObserver {
         watch_(watch),
         log_(log),
         evaluator_(world.learners, world.is_quadratic() ? nullptr : &world.eval_set,
-                   world.spec.run.eval_batch) {}
+                   world.spec.run.eval_batch, byzantine_of(world)) {}
 
   void record(int64_t iteration) {
     const auto start = Clock::now();
@@ -146,6 +156,7 @@ RunFacts facts_of(const World& world, const RunOutcome& outcome, const RunTimes&
   f.times = times;
   f.warnings = world.warnings;
   f.class_counts = world.class_counts;
+  f.byzantine = byzantine_of(world);
   return f;
 }
 

@@ -6,6 +6,7 @@
 #include "models/model.hpp"
 #include "sim/scenario/algorithm_json.hpp"
 #include "sim/scenario/algorithm_registry.hpp"
+#include "sim/scenario/byzantine_json.hpp"
 #include "sim/scenario/churn_json.hpp"
 #include "sim/scenario/dynamic_json.hpp"
 #include "sim/scenario/learning_json.hpp"
@@ -102,6 +103,7 @@ void check_combinations(JsonObject& top, const json& j, ScenarioSpec& s) {
                                    file, p.agent_classes.size(), s.agents));
   }
   check_capabilities(s, j);
+  check_byzantine(s);
   if (s.trigger && per_tensor(*s.trigger) && s.algorithm.compression.enabled())
     throw InputError(fmt::format("{}: /algorithm/compression: a per-tensor trigger sends whole "
                                  "tensors; it takes no compression (remove one of them)", file));
@@ -162,6 +164,11 @@ ScenarioSpec parse_scenario(const json& j, const std::string& file) {
     if (s.agents == 1) top.fail("churn", "one agent has nobody to leave; remove this key");
     s.churn = parse_churn(top.object("churn"), s.agents);
   }
+  if (top.has("byzantine")) {
+    if (s.agents == 1)
+      top.fail("byzantine", "one agent has no neighbour to attack; remove this key");
+    s.byzantine = parse_byzantine(top.object("byzantine"), s.agents, s.seed);
+  }
   s.time = parse_time(top.object("time", true), s.agents);
   if (top.has("data")) s.data = parse_data(top.object("data"));
   s.model = parse_model(top.object("model"));
@@ -197,6 +204,7 @@ json scenario_to_json(const ScenarioSpec& s) {
   }
   if (s.data) j["data"] = data_to_json(*s.data);
   if (s.churn) j["churn"] = churn_to_json(*s.churn);
+  if (s.byzantine) j["byzantine"] = byzantine_to_json(*s.byzantine);
   j["optimizer"] = s.algorithm.descriptor->capabilities().optimizer
                        ? optimizer_to_json(s.optimizer)
                        : json{{"kind", "sgd"}};

@@ -13,6 +13,7 @@
 #include "models/data/partition.hpp"
 #include "models/model_spec.hpp"
 #include "models/optimizer.hpp"
+#include "sim/agents/byzantine.hpp"
 #include "sim/agents/churn.hpp"
 #include "sim/agents/time_mode.hpp"
 #include "sim/agents/trigger.hpp"
@@ -87,6 +88,7 @@ struct ScenarioSpec {
   std::optional<topo::DynamicSpec> dynamic;  ///< a communication graph that changes (overlay.hpp)
   NetworkConfig network;
   std::optional<ChurnSpec> churn;  ///< agents that leave and return (churn.hpp)
+  std::optional<ByzantineSpec> byzantine;  ///< agents that attack (byzantine.hpp)
   TimeSpec time;
   std::optional<DataSection> data;  // absent for quadratic models
   models::ModelSpec model;

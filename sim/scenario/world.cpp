@@ -185,6 +185,9 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, RunPlan plan,
   w->network = std::make_unique<Network>(algorithm.network_graph(*w), network_config(spec, agents),
                                          spec.seed);
   build_agents(*w, agents, paths, pool);
+  // label_flip (docs/algorithms.md, "Attacks"): the attackers train on labels 9 - y.
+  if (spec.byzantine && spec.byzantine->attack.kind == AttackKind::kLabelFlip)
+    for (uint32_t b : spec.byzantine->agents) w->learners[b]->flip_labels();
   w->algorithm = algorithm.build(*w);
   if (spec.churn) w->churn = std::make_unique<Churn>(*spec.churn, agents, spec.seed);
   w->algorithm->start(w->agents);

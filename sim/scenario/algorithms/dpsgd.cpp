@@ -43,9 +43,12 @@ class DpsgdDescriptor final : public DescriptorWith<DpsgdOptions> {
     const auto& d = w.spec.algorithm.options_as<DpsgdOptions>();
     check_aggregation(w);
     return naming_weights(w, [&]() -> std::unique_ptr<Algorithm> {
-      return std::make_unique<Dpsgd>(make_overlay(w, d.mixing), w.spec.algorithm.compression,
-                                     d.order, w.spec.algorithm.aggregation,
-                                     w.spec.run.iterations);
+      auto a = std::make_unique<Dpsgd>(make_overlay(w, d.mixing), w.spec.algorithm.compression,
+                                       d.order, w.spec.algorithm.aggregation,
+                                       w.spec.run.iterations);
+      if (w.spec.byzantine && w.spec.byzantine->crafts_messages())
+        a->set_byzantine(*w.spec.byzantine, w.spec.seed);
+      return a;
     });
   }
 
