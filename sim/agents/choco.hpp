@@ -20,7 +20,6 @@
 #pragma once
 
 #include <algorithm>
-#include <optional>
 #include <vector>
 
 #include "sim/agents/agent_compression.hpp"

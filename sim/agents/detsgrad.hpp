@@ -34,7 +34,6 @@
 #include "sim/agents/sync_fast_path.hpp"
 #include "sim/agents/tensor_events.hpp"
 #include "sim/agents/trigger.hpp"
-#include "topologies/graph.hpp"
 
 namespace dlsim {
 

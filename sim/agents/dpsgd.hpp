@@ -36,16 +36,13 @@ namespace dlsim {
 
 class Dpsgd final : public Algorithm {
  public:
-  /// W by `rule` over the agents' graph. Throws InputError when the rule does not apply to the
-  /// graph (uniform weights on an irregular graph).
+  /// On any overlay: a static graph is a fixed Overlay(graph, rule), whose constructor throws
+  /// InputError when the rule does not apply (uniform weights on an irregular graph).
   /// With `compression`, neighbours receive C(x_i) and mix it as x_i (naive compressed gossip).
   /// `order` kAdaptThenCombine: in async mode the stepped model leaves at the next step event.
-  Dpsgd(const topo::Graph& graph, topo::MixingRule rule, const CompressionSpec& compression = {},
-        MixingOrder order = MixingOrder::kCombineThenAdapt)
-      : overlay_(graph, rule), compression_(compression), order_(order) {}
-  /// On any overlay, static or dynamic. `aggregation` other than kMean: the held copies are
-  /// combined by that rule (static overlays only; every neighbourhood must pass refusal()), with
-  /// progress = iteration / `iterations` (balance).
+  /// `aggregation` other than kMean: the held copies are combined by that rule (static overlays
+  /// only; every neighbourhood must pass refusal()), with progress = iteration / `iterations`
+  /// (balance).
   Dpsgd(Overlay overlay, const CompressionSpec& compression,
         MixingOrder order = MixingOrder::kCombineThenAdapt, const AggregationSpec& aggregation = {},
         int64_t iterations = 0);

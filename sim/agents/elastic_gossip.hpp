@@ -21,7 +21,6 @@
 #include "sim/agents/peer_choice.hpp"
 #include "sim/agents/time_mode.hpp"
 #include "sim/agents/trigger.hpp"
-#include "topologies/graph.hpp"
 
 namespace dlsim {
 

@@ -19,7 +19,6 @@
 #include "sim/agents/overlay.hpp"
 #include "sim/agents/peer_choice.hpp"
 #include "sim/agents/trigger.hpp"
-#include "topologies/graph.hpp"
 
 namespace dlsim {
 

@@ -38,7 +38,7 @@ ByzantineSpec attack_by(std::vector<uint32_t> byzantine, AttackKind kind,
 // mixing only).
 struct Ring {
   explicit Ring(const ByzantineSpec& spec)
-      : alg(ring_graph(4), topo::MixingRule::kMetropolisHastings),
+      : alg(Overlay(ring_graph(4), topo::MixingRule::kMetropolisHastings), {}),
         agents(make_agents({vec({0, 1}), vec({5, 5}), vec({2, -1}), vec({4, 3})},
                            {vec({0, 0}), vec({0, 0}), vec({0, 0}), vec({0, 0})}, 0.0f)) {
     alg.set_byzantine(spec, kSeed);

@@ -106,7 +106,7 @@ TEST_CASE("CHOCO with top 1% keeps the average and converges, naive compressed D
   MESSAGE("CHOCO averaged model: " << choco_average / start << " of its start distance");
   CHECK(choco_average < 1e-3 * start);
 
-  Dpsgd naive(g, topo::MixingRule::kMetropolisHastings, top_k(2));
+  Dpsgd naive(Overlay(g, topo::MixingRule::kMetropolisHastings), top_k(2));
   auto naive_agents = make_agents(p.x0, p.c, 0.1f);
   naive.start(naive_agents);
   for (int round = 0; round < 200; ++round) run_round(naive, naive_agents);

@@ -112,7 +112,7 @@ TEST_CASE("elastic gossip pulls toward every partner, with pre-step values") {
 
 TEST_CASE("D-PSGD mixes with Metropolis weights, then steps") {
   const topo::Graph g = line_graph(3);  // degrees 1, 2, 1: every W_ij = 1/3, W_00 = W_22 = 2/3
-  Dpsgd alg(g, topo::MixingRule::kMetropolisHastings);
+  Dpsgd alg(Overlay(g, topo::MixingRule::kMetropolisHastings), {});
   auto agents = make_agents({vec({0}), vec({3}), vec({9})}, {vec({0}), vec({0}), vec({0})}, 0.1f);
   alg.start(agents);
   CHECK(run_round(alg, agents) == 4);

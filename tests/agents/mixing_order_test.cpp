@@ -25,7 +25,7 @@ std::vector<Agent> three_agents() {
 
 TEST_CASE("D-PSGD combine-then-adapt mixes the sent models, then subtracts the gradient taken "
           "before mixing") {
-  Dpsgd alg(line_graph(3), topo::MixingRule::kMetropolisHastings, {},
+  Dpsgd alg(Overlay(line_graph(3), topo::MixingRule::kMetropolisHastings), {},
             MixingOrder::kCombineThenAdapt);
   auto agents = three_agents();
   alg.start(agents);
@@ -38,7 +38,7 @@ TEST_CASE("D-PSGD combine-then-adapt mixes the sent models, then subtracts the g
 }
 
 TEST_CASE("D-PSGD adapt-then-combine sends the stepped models and mixes them") {
-  Dpsgd alg(line_graph(3), topo::MixingRule::kMetropolisHastings, {},
+  Dpsgd alg(Overlay(line_graph(3), topo::MixingRule::kMetropolisHastings), {},
             MixingOrder::kAdaptThenCombine);
   auto agents = three_agents();
   alg.start(agents);
@@ -59,7 +59,7 @@ TEST_CASE("D-PSGD adapt-then-combine sends the stepped models and mixes them") {
 }
 
 TEST_CASE("D-PSGD adapt-then-combine: a copy that never arrived counts as the stepped own model") {
-  Dpsgd alg(line_graph(3), topo::MixingRule::kMetropolisHastings, {},
+  Dpsgd alg(Overlay(line_graph(3), topo::MixingRule::kMetropolisHastings), {},
             MixingOrder::kAdaptThenCombine);
   auto agents = three_agents();
   alg.start(agents);
@@ -74,7 +74,7 @@ TEST_CASE("naive compressed D-PSGD adapt-then-combine compresses the stepped mod
   CompressionSpec top1;
   top1.sparsifier = Sparsifier::kTopK;
   top1.k = 1;
-  Dpsgd alg(line_graph(2), topo::MixingRule::kMetropolisHastings, top1,
+  Dpsgd alg(Overlay(line_graph(2), topo::MixingRule::kMetropolisHastings), top1,
             MixingOrder::kAdaptThenCombine);
   auto agents = make_agents({vec({1, 0}), vec({4, 2})}, {vec({0, 0}), vec({0, 0})}, 0.5f);
   alg.start(agents);
@@ -96,7 +96,7 @@ TEST_CASE("D-PSGD in both orders converges to the optimum of a sum of quadratics
   for (const ParamVector& c : p.c) optimum += c / static_cast<float>(n);
   for (MixingOrder order : {MixingOrder::kCombineThenAdapt, MixingOrder::kAdaptThenCombine}) {
     CAPTURE(static_cast<int>(order));
-    Dpsgd alg(ring_graph(n), topo::MixingRule::kMetropolisHastings, {}, order);
+    Dpsgd alg(Overlay(ring_graph(n), topo::MixingRule::kMetropolisHastings), {}, order);
     std::vector<Agent> agents;
     for (uint32_t i = 0; i < n; ++i)
       agents.emplace_back(AgentId{i}, 1, std::make_unique<QuadraticLearner>(p.c[i], 0.5f, 20.0),

@@ -206,7 +206,7 @@ TEST_CASE("a sequence of identical graphs switching every iteration gives the st
           "D-PSGD bit for bit") {
   const WaveProblem p = wave_problem(6, 40);
   auto fixed = make_agents(p.x0, p.c, 0.1f), switching = make_agents(p.x0, p.c, 0.1f);
-  Dpsgd static_ring(ring_graph(6), topo::MixingRule::kMetropolisHastings);
+  Dpsgd static_ring(Overlay(ring_graph(6), topo::MixingRule::kMetropolisHastings), {});
   topo::DynamicSpec spec = dynamic(topo::DynamicKind::kSequence);
   spec.every = 1;
   Dpsgd dynamic_ring(overlay_of(spec, 6, {ring_graph(6), ring_graph(6)}), {});

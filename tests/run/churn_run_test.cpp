@@ -80,7 +80,7 @@ void run(ChurnRun& r, Rejoin rejoin, int64_t iterations) {
   Simulator sim(7);
   Network net(g, NetworkConfig{}, 7);
   net.set_listener(r.signals);
-  Dpsgd alg(g, topo::MixingRule::kMetropolisHastings);
+  Dpsgd alg(Overlay(g, topo::MixingRule::kMetropolisHastings), {});
   std::vector<ParamVector> x0, c;
   for (uint32_t i = 0; i < 4; ++i) {
     x0.push_back(vec({float(i), 1.0f - float(i), 2.0f}));
