@@ -74,7 +74,7 @@ json finished_summary(const fs::path& run_folder, const SweepRun& run) {
 
 SweepCounts write_sweep_csv(const SweepSpec& spec, const fs::path& out) {
   std::string text = "id,seed";
-  for (const std::string& pointer : spec.varied) text.append(",").append(csv_field(pointer));
+  for (const std::string& pointer : spec.varied) text += "," + csv_field(pointer);
   text += ",status";
   for (const SummaryColumn& c : kColumns) text += fmt::format(",{}", c.name);
   text += "\n";
@@ -82,7 +82,7 @@ SweepCounts write_sweep_csv(const SweepSpec& spec, const fs::path& out) {
   SweepCounts counts;
   for (const SweepRun& run : spec.runs) {
     text += fmt::format("{},{}", csv_field(run.id), run.seed);
-    for (const json& value : run.values) text.append(",").append(cell(value));
+    for (const json& value : run.values) text += "," + cell(value);
     const fs::path folder = out / "runs" / run.id;
     json summary = finished_summary(folder, run);
     std::string status = "missing";
@@ -99,11 +99,10 @@ SweepCounts write_sweep_csv(const SweepSpec& spec, const fs::path& out) {
      : status == "diverged" ? counts.diverged
      : status == "failed"   ? counts.failed
                             : counts.missing)++;
-    text.append(",").append(status);
+    text += "," + status;
     for (const SummaryColumn& c : kColumns) {
       const json::json_pointer ptr(c.pointer);
-      text.append(",").append(summary.is_object() && summary.contains(ptr) ? cell(summary.at(ptr))
-                                                                           : "");
+      text += "," + (summary.is_object() && summary.contains(ptr) ? cell(summary.at(ptr)) : "");
     }
     text += "\n";
   }
