@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace dlsim {
@@ -36,9 +37,9 @@ void Progress::draw(int64_t iteration, SimTime simulated, double mean_accuracy, 
   const double eta = done > 0 ? elapsed * (1 - done) / done : 0;
   std::string bar;
   if (mode_ == ProgressMode::kBar) {
-    const int filled = static_cast<int>(done * 24);
-    bar = "[" + std::string(static_cast<size_t>(filled), '#') +
-          std::string(static_cast<size_t>(24 - filled), '.') + "] ";
+    // Clamped: a bar never runs past its 24 cells (and GCC 12 sees no negative length).
+    const auto filled = static_cast<size_t>(std::clamp(done, 0.0, 1.0) * 24);
+    bar.append("[").append(filled, '#').append(24 - filled, '.').append("] ");
   }
   const std::string accuracy =
       std::isnan(mean_accuracy) ? std::string("-") : fmt::format("{:.3f}", mean_accuracy);
