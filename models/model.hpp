@@ -101,6 +101,8 @@ class Model {
   /// Quadratic only: the optimum that evaluate() measures the distance to (usually the mean of
   /// all agents' targets, shared by every agent).
   void set_optimum(std::shared_ptr<const Eigen::VectorXf> optimum);
+  /// Quadratic only: the optimum set_optimum() gave (null before).
+  const Eigen::VectorXf* optimum() const { return optimum_.get(); }
 
  private:
   Model();

@@ -73,7 +73,7 @@ void MetricsCsv::write(const EvalPoint& p) {
     avg.messages_sent += a.messages_sent;
     avg.bytes_sent += a.bytes_sent;
     avg.tensor_sends += a.tensor_sends;
-    online += a.online ? 1 : 0;
+    online += a.online && !a.byzantine ? 1 : 0;  // the agents whose average `avg` scores
   }
   row("avg", avg, std::to_string(online));
   if (p.center) row("center", *p.center, "");

@@ -33,9 +33,6 @@ std::vector<uint32_t> parse_agents(JsonObject& o, uint32_t agents, uint64_t seed
   const std::vector<int64_t> ids = o.integers("agents", 0, int64_t{agents} - 1);
   const std::string pointer = child_pointer(o.pointer(), "agents");
   if (ids.empty()) o.fail("agents", "an empty list; remove the byzantine key instead");
-  if (ids.size() >= agents)
-    o.fail("agents", fmt::format("{} Byzantine agents of {}: at least one must be honest",
-                                 ids.size(), agents));
   std::vector<uint32_t> out;
   for (size_t k = 0; k < ids.size(); ++k) {
     const auto id = static_cast<uint32_t>(ids[k]);
@@ -44,6 +41,9 @@ std::vector<uint32_t> parse_agents(JsonObject& o, uint32_t agents, uint64_t seed
           fmt::format("{}: {}: agent {} is listed twice", o.file(), child_pointer(pointer, k), id));
     out.push_back(id);
   }
+  if (out.size() >= agents)
+    o.fail("agents", fmt::format("{} Byzantine agents of {}: at least one must be honest",
+                                 out.size(), agents));
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -124,6 +124,8 @@ void check_byzantine(const ScenarioSpec& s) {
     fail("", "Byzantine senders need a static topology so far (remove /topology/dynamic)");
   if (s.algorithm.compression.enabled())
     fail("", "Byzantine senders send uncompressed vectors; remove /algorithm/compression");
+  // A returning agent's rejoin model could come from an attacker, which would send it honestly.
+  if (s.churn) fail("", "Byzantine senders with churn are not supported yet (remove /churn)");
 }
 
 json byzantine_to_json(const ByzantineSpec& b) {

@@ -103,15 +103,21 @@ void build_agents(World& w, uint32_t agents, const models::DataPaths& paths, Thr
     learners[k] = learner.get();
     built[k].emplace(AgentId{i}, s.seed, std::move(learner), std::move(x0));
   });
-  std::vector<const models::Model*> models;
+  // Quadratic models measure their distance to the optimum the honest agents seek: Byzantine
+  // agents' objectives are left out, as their models are left out of every metric.
+  const std::vector<uint8_t> byzantine =
+      byzantine_mask(s.byzantine ? std::span<const uint32_t>(s.byzantine->agents)
+                                 : std::span<const uint32_t>(),
+                     agents);
+  std::vector<const models::Model*> honest;
   w.agents.reserve(agents);
   for (uint32_t i = 0; i < agents; ++i) {
     w.learners.push_back(learners[i]);
     w.agents.push_back(std::move(*built[i]));
-    models.push_back(&learners[i]->model());
+    if (!byzantine[i]) honest.push_back(&learners[i]->model());
   }
   if (w.is_quadratic()) {
-    auto optimum = std::make_shared<const Eigen::VectorXf>(models::quadratic_optimum(models));
+    auto optimum = std::make_shared<const Eigen::VectorXf>(models::quadratic_optimum(honest));
     for (ModelLearner* l : w.learners) l->model().set_optimum(optimum);
   }
 }

@@ -2,10 +2,19 @@
 // summary.json's final scores cover the honest agents only; their traffic is counted apart.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "models/model.hpp"
 #include "sim/metrics/evaluation.hpp"
+#include "sim/metrics/metrics_csv.hpp"
 #include "sim/metrics/summary.hpp"
 
 using namespace dlsim;
@@ -84,4 +93,38 @@ TEST_CASE("summary.json scores honest agents and counts Byzantine traffic apart"
   const nlohmann::json without = make_summary(facts, comm, &p);
   CHECK_FALSE(without["comm"].contains("byzantine_messages"));
   CHECK(without["final"]["accuracy_mean"].get<double>() == doctest::Approx(0.5));
+}
+
+TEST_CASE("metrics.csv's avg row counts the honest agents online, whose model it averages") {
+  QuadraticAgents q({{0, 0}, {1e6f, -1e6f}, {2, 0}});
+  ThreadPool pool(1);
+  CommRecorder comm(3);
+  EvalPoint point;
+  EvalInput in;
+  in.agents = q.agents;
+  Evaluator(q.learners, nullptr, 1, {1}).evaluate(pool, in, comm, point);
+  const std::string path = std::string(DLSIM_BINARY_DIR) + "/tests/byzantine-metrics-" +
+                           std::to_string(getpid()) + ".csv";
+  {
+    MetricsCsv csv(path);
+    csv.write(point);
+    csv.close();
+  }
+  std::ifstream file(path);
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(file, line);) {
+    std::vector<std::string> cells;
+    std::stringstream cells_in(line);
+    for (std::string cell; std::getline(cells_in, cell, ',');) cells.push_back(cell);
+    rows.push_back(cells);
+  }
+  std::remove(path.c_str());
+  REQUIRE(rows.size() == 1 + 3 + 1);  // header, three agents, avg
+  const auto column = [&](const std::string& name) {
+    return static_cast<size_t>(std::find(rows[0].begin(), rows[0].end(), name) - rows[0].begin());
+  };
+  REQUIRE(column("online") < rows[0].size());
+  CHECK(rows[2][column("online")] == "1");  // the attacker's own row: it was online
+  CHECK(rows[4][column("agent")] == "avg");
+  CHECK(rows[4][column("online")] == "2");
 }

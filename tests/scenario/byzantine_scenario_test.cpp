@@ -80,6 +80,9 @@ TEST_CASE("bad byzantine input exits 2 naming its JSON pointer") {
         "s.json: /byzantine/agents/1: expected an integer in [0, 7], got 8");
   CHECK(scenario_error_of(scenario({{"agents", {3, 1, 3}}, {"attack", ipm}})) ==
         "s.json: /byzantine/agents/2: agent 3 is listed twice");
+  // Named as listed twice even when the list is as long as the agents are many.
+  CHECK(scenario_error_of(scenario({{"agents", {0, 1, 2, 3, 4, 5, 6, 6}}, {"attack", ipm}})) ==
+        "s.json: /byzantine/agents/7: agent 6 is listed twice");
   CHECK(scenario_error_of(scenario({{"count", 8}, {"attack", ipm}})) ==
         "s.json: /byzantine/count: 8 Byzantine agents of 8: at least one must be honest");
   CHECK(scenario_error_of(scenario({{"agents", {0, 1, 2, 3, 4, 5, 6, 7}}, {"attack", ipm}})) ==
@@ -113,6 +116,9 @@ TEST_CASE("Byzantine senders are refused outside sync D-PSGD on a static graph, 
   CHECK(scenario_error_of(
             with(scenario(b), "/algorithm/compression", {{"kind", "top_k"}, {"fraction", 0.5}}))
             .rfind("s.json: /byzantine: Byzantine senders send uncompressed", 0) == 0);
+  CHECK(scenario_error_of(with(scenario(b), "/churn",
+                               {{"kind", "markov"}, {"mean_online", "1s"}, {"mean_offline", "1s"}}))
+            .rfind("s.json: /byzantine: Byzantine senders with churn are not supported", 0) == 0);
   // label_flip is data-side: it needs ten classes, which a quadratic model has not.
   CHECK(scenario_error_of(scenario({{"count", 1}, {"attack", {{"kind", "label_flip"}}}})) ==
         "s.json: /byzantine/attack/kind: label_flip relabels y as 9 - y and needs a dataset of "
@@ -131,4 +137,21 @@ TEST_CASE("label_flip needs ten classes and flips exactly the attackers' learner
   CHECK(round_trip(s)["byzantine"]["attack"] == json{{"kind", "label_flip"}});
   const auto world = build_world(s, models::DataPaths{});
   for (uint32_t i = 0; i < 4; ++i) CHECK(world->learners[i]->flips_labels() == (i == 2));
+}
+
+TEST_CASE("quadratic models measure the distance to the honest agents' optimum") {
+  const ScenarioSpec s =
+      parse_scenario(scenario({{"agents", {2, 5}}, {"attack", {{"kind", "sign_flip"}}}}), "s.json");
+  const auto world = build_world(s, models::DataPaths{});
+  std::vector<const models::Model*> honest, all;
+  for (uint32_t i = 0; i < 8; ++i) {
+    all.push_back(&world->learners[i]->model());
+    if (i != 2 && i != 5) honest.push_back(&world->learners[i]->model());
+  }
+  const Eigen::VectorXf expected = models::quadratic_optimum(honest);
+  REQUIRE(expected != models::quadratic_optimum(all));  // the attackers' targets would move it
+  for (uint32_t i = 0; i < 8; ++i) {
+    REQUIRE(world->learners[i]->model().optimum() != nullptr);
+    CHECK(*world->learners[i]->model().optimum() == expected);
+  }
 }
