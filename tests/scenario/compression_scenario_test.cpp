@@ -12,13 +12,7 @@ using nlohmann::json;
 namespace {
 
 json minimal(const char* algorithm = "dpsgd") {
-  json j = json::parse(R"({
-    "name": "t", "agents": 4,
-    "model": {"kind": "quadratic", "dim": 100},
-    "run": {"iterations": 10}
-  })");
-  j["algorithm"] = {{"kind", algorithm}};
-  return j;
+  return dlsim::testing::quadratic_scenario(algorithm, 100);
 }
 
 json choco() {

@@ -14,6 +14,18 @@
 
 namespace dlsim::testing {
 
+/// The smallest valid scenario of `algorithm`: 4 agents on quadratic models of `dim` coordinates.
+inline nlohmann::json quadratic_scenario(const char* algorithm, int dim) {
+  nlohmann::json j = nlohmann::json::parse(R"({
+    "name": "t", "agents": 4,
+    "model": {"kind": "quadratic"},
+    "run": {"iterations": 10}
+  })");
+  j["model"]["dim"] = dim;
+  j["algorithm"] = {{"kind", algorithm}};
+  return j;
+}
+
 /// j with the value at `pointer` set (created if absent).
 inline nlohmann::json with(nlohmann::json j, const std::string& pointer, nlohmann::json value) {
   j[nlohmann::json::json_pointer(pointer)] = std::move(value);

@@ -8,6 +8,9 @@
 #          --threads 1 --set /run/iterations=2000
 # Both binaries read the data from this checkout's data/ unless DLSIM_DATA says otherwise; the
 # environment (GLIBC_TUNABLES included) is passed on unchanged to both.
+# CONCURRENT=1 runs A and B at the same time instead, each pinned to its own core (taskset),
+# swapping the cores from pair to pair: on a host whose load moves within seconds, both then see
+# the same moments, and the core each gets evens out over the pairs. Pass --threads 1.
 set -euo pipefail
 [[ $# -ge 2 ]] || { echo "usage: $0 A_BINARY B_BINARY [PAIRS] [SCENARIO] [options...]" >&2; exit 2; }
 a=$(realpath "$1")
@@ -20,9 +23,15 @@ export DLSIM_DATA=${DLSIM_DATA:-$PWD/data}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for p in $(seq "$pairs"); do
-  for which in a b; do
-    "${!which}" run "$scenario" -o "$out/$which-$p" --quiet "$@" >/dev/null
-  done
+  if [[ ${CONCURRENT:-0} == 1 ]]; then
+    taskset -c $(( p % 2 )) "$a" run "$scenario" -o "$out/a-$p" --quiet "$@" >/dev/null &
+    taskset -c $(( (p + 1) % 2 )) "$b" run "$scenario" -o "$out/b-$p" --quiet "$@" >/dev/null &
+    wait -n && wait -n  # each fails the script (set -e) if its run failed
+  else
+    for which in a b; do
+      "${!which}" run "$scenario" -o "$out/$which-$p" --quiet "$@" >/dev/null
+    done
+  fi
 done
 /usr/bin/python3 - "$out" "$pairs" <<'PY'
 import json, statistics, sys
