@@ -60,6 +60,27 @@ TEST_CASE("D-PSGD with a robust rule counts a copy not received as the agent's o
   CHECK(agents[2].x[0] == doctest::Approx(8.1));
 }
 
+TEST_CASE("Byzantine agents that craft their messages mix with the mean, honest ones by the rule") {
+  // The trimmed mean (b = 1) needs 3 models: the ends of the line hold 2, so only with both
+  // ends Byzantine (sign flip: they send -x) does the run start.
+  AggregationSpec trimmed;
+  trimmed.kind = AggregationKind::kTrimmedMean;
+  trimmed.trim = 1;
+  Dpsgd alg = with_rule(trimmed, MixingOrder::kCombineThenAdapt);
+  ByzantineSpec ends;
+  ends.agents = {0, 2};
+  ends.attack.kind = AttackKind::kSignFlip;
+  alg.set_byzantine(ends, 5);
+  auto agents = three_agents();
+  alg.start(agents);
+  run_round(alg, agents);
+  // Agent 0 mixes by the Metropolis mean, 2/3 * 0 + 1/3 * 3 = 1, + 0.3. Agent 1 trims
+  // {3, -0, -9} to 0, - 0.3. Agent 2: 2/3 * 9 + 1/3 * 3 = 7, - 0.9.
+  CHECK(agents[0].x[0] == doctest::Approx(1.3));
+  CHECK(agents[1].x[0] == doctest::Approx(-0.3));
+  CHECK(agents[2].x[0] == doctest::Approx(6.1));
+}
+
 TEST_CASE("D-PSGD adapt-then-combine applies the robust rule to the stepped models") {
   Dpsgd alg = with_rule(median(), MixingOrder::kAdaptThenCombine);
   auto agents = three_agents();

@@ -150,6 +150,18 @@ TEST_CASE("a rule too large for the graph's smallest neighbourhood exits 2 namin
   star["topology"] = {{"kind", "star"}};
   CHECK(build_error_of(star).find("has 2 (the graph's smallest neighbourhood: degree 1)") !=
         std::string::npos);
+  // Agents that craft their messages mix what they receive with the mean: only the others'
+  // neighbourhoods count (all leaves Byzantine: the hub decides). Label flippers follow the
+  // honest protocol, rule included.
+  star["byzantine"] = {{"agents", {1, 2, 3, 4}}, {"attack", {{"kind", "sign_flip"}}}};
+  CHECK(build_error_of(star).empty());
+  star["byzantine"]["agents"] = {2, 3, 4};
+  CHECK(build_error_of(star).find(
+            "has 2 (the graph's smallest neighbourhood of an honest agent: degree 1)") !=
+        std::string::npos);
+  star["byzantine"] = {{"agents", {1, 2, 3, 4}}, {"attack", {{"kind", "label_flip"}}}};
+  CHECK(build_error_of(star).find("has 2 (the graph's smallest neighbourhood: degree 1)") !=
+        std::string::npos);
   json ring = with_rule({{"rule", "multi_krum"}, {"f", 0}, {"m", 3}});
   CHECK(build_error_of(ring).empty());
   ring["algorithm"]["aggregation"]["m"] = 4;

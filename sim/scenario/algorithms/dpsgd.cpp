@@ -27,17 +27,23 @@ class DpsgdDescriptor final : public DescriptorWith<DpsgdOptions> {
   AlgorithmCopies copies(const ScenarioSpec&, const GraphDegrees&) const override {
     return {3.0, 0.0, AlgorithmCopies::Sends::kNeighbours};
   }
-  // A robust rule must fit the smallest neighbourhood of the graph (trim, Krum's 2f + 3).
+  // A robust rule must fit the smallest neighbourhood of an agent that applies it (trim,
+  // Krum's 2f + 3): every agent but those that craft their messages (they mix with the mean).
   void check_aggregation(const World& w) const {
     const AggregationSpec& rule = w.spec.algorithm.aggregation;
     if (rule.kind == AggregationKind::kMean) return;
+    std::vector<uint8_t> crafting(w.graph.node_count(), 0);
+    const bool crafted = w.spec.byzantine && w.spec.byzantine->crafts_messages();
+    if (crafted)
+      for (uint32_t b : w.spec.byzantine->agents) crafting[b] = 1;
     uint32_t smallest = w.spec.agents > 1 ? w.graph.node_count() : 0;
     for (uint32_t i = 0; i < w.graph.node_count(); ++i)
-      smallest = std::min(smallest, w.graph.degree(i));
+      if (!crafting[i]) smallest = std::min(smallest, w.graph.degree(i));
     const std::string why = refusal(rule, size_t{smallest} + 1);
     if (!why.empty())
       throw InputError(fmt::format("{}: /algorithm/aggregation: {} (the graph's smallest "
-                                   "neighbourhood: degree {})", w.spec.file, why, smallest));
+                                   "neighbourhood{}: degree {})", w.spec.file, why,
+                                   crafted ? " of an honest agent" : "", smallest));
   }
   std::unique_ptr<Algorithm> build(World& w) const override {
     const auto& d = w.spec.algorithm.options_as<DpsgdOptions>();
