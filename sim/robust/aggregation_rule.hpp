@@ -67,8 +67,8 @@ void clipped_gossip(const Neighbourhood& in, ClipRadius radius, double tau, std:
 /// The adaptive radius of clipped_gossip for `in` (0 with no neighbour).
 double adaptive_clip_radius(const Neighbourhood& in, AggregationWorkspace& ws);
 
-/// Per coordinate: drop the b largest and b smallest of the n members, average the rest.
-/// Needs n > 2b and finite inputs.
+/// Per coordinate: drop the b largest and b smallest of the n members, average the rest (summed
+/// in ascending order, in double). Needs n > 2b and finite inputs.
 void trimmed_mean(const Neighbourhood& in, uint32_t b, std::span<float> out,
                   AggregationWorkspace& ws);
 

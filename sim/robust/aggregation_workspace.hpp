@@ -60,7 +60,8 @@ inline std::span<const float> member(const Neighbourhood& in, size_t k) {
   return k == 0 ? in.own : in.others[k - 1];
 }
 
-/// Squared Euclidean distance, summed in double in coordinate order.
+/// Squared Euclidean distance in double: 16 partial sums over the coordinates e = l (mod 16),
+/// then added in lane order (vectorizes; the order does not depend on the vector width).
 double squared_distance(std::span<const float> a, std::span<const float> b);
 
 }  // namespace dlsim

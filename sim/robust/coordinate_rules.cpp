@@ -1,26 +1,66 @@
-// Coordinate-wise median and trimmed mean over {x_i} + {x_j} (Yin et al. 2018), by selection
-// rather than sorting. The selected values are unique whatever the std library; the kept values
-// of the trimmed mean are summed in member order, so the result is too.
+// Coordinate-wise median and trimmed mean over {x_i} + {x_j} (Yin et al. 2018). Up to
+// SelectionNetwork::kMaxInputs members, tiles of kTileLanes coordinates go through a selection
+// network (selection_network.hpp); beyond, each coordinate is selected or sorted on its own. The
+// chosen ranks hold unique values whatever the path, and the trimmed mean sums its kept values in
+// ascending order, so the result does not depend on the path or the std library either.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "sim/core/error.hpp"
 #include "sim/robust/aggregation_rule.hpp"
+#include "sim/robust/selection_network.hpp"
 
 namespace dlsim {
 
 namespace {
 
-// Copies coordinate e of every member into `column` (member order) and `sorted`.
-void gather(const Neighbourhood& in, size_t e, std::span<float> column, std::span<float> sorted) {
+using Tile = std::array<TileRow, SelectionNetwork::kMaxInputs>;
+
+// Selection needs a strict weak order, which NaN breaks: names the first non-finite coordinate.
+[[noreturn]] void refuse_non_finite(const Neighbourhood& in, size_t members) {
+  for (size_t e = 0; e < in.own.size(); ++e)
+    for (size_t k = 0; k < members; ++k)
+      DLSIM_CHECK(std::isfinite(member(in, k)[e]),
+                  "robust aggregation: a non-finite value at coordinate {}", e);
+  DLSIM_CHECK(false, "robust aggregation: a non-finite value");  // not reached
+}
+
+// Calls finish(rows, e0, count) for each tile of coordinates [e0, e0 + count) once `net` has
+// put its ranks in place. A tile's unused lanes hold zeros.
+template <class Finish>
+void by_tiles(const Neighbourhood& in, const SelectionNetwork& net, Finish finish) {
+  const size_t n = net.inputs(), d = in.own.size();
+  alignas(64) Tile tile{};
+  const std::span<TileRow> rows = std::span(tile).first(n);
+  alignas(64) TileRow finite{};  // v - v: 0 for a finite v, NaN for an infinite or NaN one
+  for (size_t e0 = 0; e0 < d; e0 += kTileLanes) {
+    const size_t count = std::min(kTileLanes, d - e0);
+    for (size_t k = 0; k < n; ++k) {
+      const float* x = member(in, k).data() + e0;
+      TileRow& row = rows[k];
+      if (count == kTileLanes)
+        for (size_t l = 0; l < kTileLanes; ++l) row[l] = x[l];
+      else
+        for (size_t l = 0; l < kTileLanes; ++l) row[l] = l < count ? x[l] : 0.0f;
+      for (size_t l = 0; l < kTileLanes; ++l) finite[l] += row[l] - row[l];
+    }
+    net.run(rows);
+    finish(rows, e0, count);
+  }
+  float total = 0.0f;
+  for (float v : finite) total += v;
+  if (!(total == 0.0f)) refuse_non_finite(in, n);
+}
+
+// Copies coordinate e of every member into `column`.
+void gather(const Neighbourhood& in, size_t e, std::span<float> column) {
   bool finite = true;
   for (size_t k = 0; k < column.size(); ++k) {
     column[k] = member(in, k)[e];
-    sorted[k] = column[k];
     finite = finite && std::isfinite(column[k]);
   }
-  // Selection needs a strict weak order, which NaN breaks.
-  DLSIM_CHECK(finite, "robust aggregation: a non-finite value at coordinate {}", e);
+  if (!finite) refuse_non_finite(in, column.size());
 }
 
 float select(std::span<float> values, size_t rank) {
@@ -29,24 +69,37 @@ float select(std::span<float> values, size_t rank) {
   return values[rank];
 }
 
+// The mean of the two middle values in double, so that two large values cannot overflow.
+float middle(float lower, float upper) {
+  return static_cast<float>(0.5 * (static_cast<double>(lower) + static_cast<double>(upper)));
+}
+
 }  // namespace
 
 void coordinate_median(const Neighbourhood& in, std::span<float> out, AggregationWorkspace& ws) {
   check_fits(in, out, ws);
   const size_t n = in.others.size() + 1;
+  if (n <= SelectionNetwork::kMaxInputs) {
+    const SelectionNetwork net(n, (n - 1) / 2, n / 2);
+    by_tiles(in, net, [&](std::span<const TileRow> rows, size_t e0, size_t count) {
+      const TileRow& upper = rows[n / 2];
+      const TileRow& lower = rows[(n - 1) / 2];
+      float* o = out.data() + e0;
+      if (n % 2 == 1)
+        for (size_t l = 0; l < count; ++l) o[l] = upper[l];
+      else
+        for (size_t l = 0; l < count; ++l) o[l] = middle(lower[l], upper[l]);
+    });
+    return;
+  }
   std::span<float> column = ws.column().first(n);
-  std::span<float> sorted = ws.column_sorted().first(n);
   for (size_t e = 0; e < out.size(); ++e) {
-    gather(in, e, column, sorted);
-    const float upper = select(sorted, n / 2);
-    if (n % 2 == 1) {
-      out[e] = upper;
-      continue;
-    }
+    gather(in, e, column);
+    const float upper = select(column, n / 2);
     // Even count: after the selection, [0, n/2) holds the n/2 smallest; the lower middle is
-    // their maximum. The mean is taken in double so that two large values cannot overflow.
-    const float lower = *std::max_element(sorted.begin(), sorted.begin() + n / 2);
-    out[e] = static_cast<float>(0.5 * (static_cast<double>(lower) + static_cast<double>(upper)));
+    // their maximum.
+    out[e] = n % 2 == 1 ? upper
+                        : middle(*std::max_element(column.begin(), column.begin() + n / 2), upper);
   }
 }
 
@@ -56,38 +109,31 @@ void trimmed_mean(const Neighbourhood& in, uint32_t b, std::span<float> out,
   const size_t n = in.others.size() + 1;
   DLSIM_CHECK(n > 2 * static_cast<size_t>(b), "trimmed_mean drops 2b = {} values, has {}", 2 * b,
               n);
+  const size_t first_kept = b, end_kept = n - b;  // ranks kept: [b, n - b)
+  const double kept = static_cast<double>(end_kept - first_kept);
+  if (n <= SelectionNetwork::kMaxInputs) {
+    const SelectionNetwork net(n, first_kept, end_kept - 1);
+    by_tiles(in, net, [&](std::span<const TileRow> rows, size_t e0, size_t count) {
+      std::array<double, kTileLanes> sum{};
+      for (size_t r = first_kept; r < end_kept; ++r)
+        for (size_t l = 0; l < kTileLanes; ++l) sum[l] += static_cast<double>(rows[r][l]);
+      float* o = out.data() + e0;
+      for (size_t l = 0; l < count; ++l) o[l] = static_cast<float>(sum[l] / kept);
+    });
+    return;
+  }
   std::span<float> column = ws.column().first(n);
-  std::span<float> sorted = ws.column_sorted().first(n);
-  const size_t first_kept = b, last_kept = n - b - 1;  // ranks kept: [b, n - b)
   for (size_t e = 0; e < out.size(); ++e) {
-    gather(in, e, column, sorted);
-    const float lo = select(sorted, first_kept);
-    // Everything right of rank b is >= lo: the second selection only looks there.
-    const float hi = last_kept == first_kept
-                         ? lo
-                         : select(sorted.subspan(first_kept + 1), last_kept - first_kept - 1);
-    // A member's rank orders by value, then by member index: a value equal to lo or hi is kept
-    // when its rank falls in [b, n - b).
-    size_t below_lo = 0, below_hi = 0;
-    for (float v : column) {
-      below_lo += v < lo;
-      below_hi += v < hi;
-    }
-    size_t seen_lo = 0, seen_hi = 0;
+    gather(in, e, column);
+    // The kept values in ascending order, as the network path sums them: the sum is then the
+    // same whichever member holds a tied value.
+    select(column, first_kept);
+    select(column.subspan(first_kept), end_kept - 1 - first_kept);  // all >= rank b's value
+    std::sort(column.begin() + static_cast<std::ptrdiff_t>(first_kept),
+              column.begin() + static_cast<std::ptrdiff_t>(end_kept));
     double sum = 0.0;
-    for (float v : column) {
-      size_t rank;
-      if (v == lo)
-        rank = below_lo + seen_lo++;
-      else if (v == hi)
-        rank = below_hi + seen_hi++;
-      else if (v > lo && v < hi)
-        rank = first_kept;  // strictly inside: kept
-      else
-        continue;
-      if (rank >= first_kept && rank <= last_kept) sum += static_cast<double>(v);
-    }
-    out[e] = static_cast<float>(sum / static_cast<double>(n - 2 * b));
+    for (size_t r = first_kept; r < end_kept; ++r) sum += static_cast<double>(column[r]);
+    out[e] = static_cast<float>(sum / kept);
   }
 }
 

@@ -11,16 +11,41 @@ namespace dlsim {
 namespace {
 
 // out = w_self x_i + sum_k w_k x_k, in float, in neighbour order. mean_rule and clipped_gossip
-// both end here, so that clipped_gossip with no clip active is mean_rule bit for bit.
+// both end here, so that clipped_gossip with no clip active is mean_rule bit for bit. Blocks of
+// kBlock coordinates, each finished before the next, keep `out`'s block in L1 across the
+// neighbours; per coordinate the operations and their order are those of one neighbour after
+// another over the whole vector.
 void weighted_sum(const Neighbourhood& in, double self_weight, std::span<const double> weights,
                   std::span<float> out) {
+  constexpr size_t kBlock = 2048;
   const float ws = static_cast<float>(self_weight);
-  for (size_t e = 0; e < out.size(); ++e) out[e] = ws * in.own[e];
-  for (size_t k = 0; k < in.others.size(); ++k) {
-    const float w = static_cast<float>(weights[k]);
-    const std::span<const float> x = in.others[k];
-    for (size_t e = 0; e < out.size(); ++e) out[e] += w * x[e];
+  for (size_t e0 = 0; e0 < out.size(); e0 += kBlock) {
+    const size_t len = std::min(kBlock, out.size() - e0);
+    float* o = out.data() + e0;
+    const float* own = in.own.data() + e0;
+    for (size_t e = 0; e < len; ++e) o[e] = ws * own[e];
+    for (size_t k = 0; k < in.others.size(); ++k) {
+      const float w = static_cast<float>(weights[k]);
+      const float* x = in.others[k].data() + e0;
+      for (size_t e = 0; e < len; ++e) o[e] += w * x[e];
+    }
   }
+}
+
+// ||x_j - x_i|| for every neighbour j, in neighbour order.
+void neighbour_distances(const Neighbourhood& in, std::span<double> dist) {
+  for (size_t k = 0; k < in.others.size(); ++k)
+    dist[k] = std::sqrt(squared_distance(in.others[k], in.own));
+}
+
+// He et al.'s code takes the second largest distance of the round (their experiments); the only
+// one with a single neighbour. Reorders `dist`.
+double second_largest(std::span<double> dist) {
+  const size_t n = dist.size();
+  if (n == 0) return 0.0;
+  if (n == 1) return dist[0];
+  std::nth_element(dist.begin(), dist.begin() + static_cast<std::ptrdiff_t>(n - 2), dist.end());
+  return dist[n - 2];
 }
 
 void check_weights(const Neighbourhood& in) {
@@ -41,32 +66,33 @@ void mean_rule(const Neighbourhood& in, std::span<float> out, AggregationWorkspa
 }
 
 double adaptive_clip_radius(const Neighbourhood& in, AggregationWorkspace& ws) {
-  const size_t n = in.others.size();
-  if (n == 0) return 0.0;
-  std::span<double> d = ws.row().first(n);
-  for (size_t k = 0; k < n; ++k) d[k] = std::sqrt(squared_distance(in.others[k], in.own));
-  if (n == 1) return d[0];
-  // He et al.'s code takes the second largest distance of the round (their experiments).
-  std::nth_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(n - 2), d.end());
-  return d[n - 2];
+  std::span<double> d = ws.row().first(in.others.size());
+  neighbour_distances(in, d);
+  return second_largest(d);
 }
 
 void clipped_gossip(const Neighbourhood& in, ClipRadius radius, double tau, std::span<float> out,
                     AggregationWorkspace& ws) {
   check_fits(in, out, ws);
   check_weights(in);
-  if (radius == ClipRadius::kAdaptive)
-    tau = adaptive_clip_radius(in, ws);
-  else
+  // Each distance once: the adaptive radius picks from a copy of them.
+  const size_t n = in.others.size();
+  std::span<double> dist = ws.per_member2().first(n);
+  neighbour_distances(in, dist);
+  if (radius == ClipRadius::kAdaptive) {
+    std::span<double> copy = ws.row().first(n);
+    std::copy(dist.begin(), dist.end(), copy.begin());
+    tau = second_largest(copy);
+  } else {
     DLSIM_CHECK(tau > 0.0, "clipped_gossip: tau {} must be > 0", tau);
+  }
   // x_i + sum_j W_ij s_j (x_j - x_i) with s_j = min(1, tau / ||x_j - x_i||) equals
   // (W_ii + sum_j W_ij (1 - s_j)) x_i + sum_j W_ij s_j x_j when the row sums to one. Where no
   // clip is active every s_j is exactly 1, the weights are W's own, and the result is mean_rule's.
-  std::span<double> w = ws.per_member().first(in.others.size());
+  std::span<double> w = ws.per_member().first(n);
   double self_weight = in.self_weight;
-  for (size_t k = 0; k < in.others.size(); ++k) {
-    const double dist = std::sqrt(squared_distance(in.others[k], in.own));
-    const double s = dist > tau ? tau / dist : 1.0;  // clip(0, tau) = 0: s is then irrelevant
+  for (size_t k = 0; k < n; ++k) {
+    const double s = dist[k] > tau ? tau / dist[k] : 1.0;  // clip(0, tau) = 0: s is irrelevant
     w[k] = in.weights[k] * s;
     self_weight += in.weights[k] * (1.0 - s);
   }

@@ -8,6 +8,7 @@
 # wall time of the same round.
 # Usage: tools/bench/aggregation_cost.sh BINARY [ITERATIONS] [REPS] [dlsim run options...]
 # e.g.   tools/bench/aggregation_cost.sh build/dlsim 300 3 --threads 1
+# RULES="median trimmed_mean" runs only those rules (and the mean, which the ratios need).
 # The data come from this checkout's data/ unless DLSIM_DATA says otherwise.
 set -euo pipefail
 [[ $# -ge 1 ]] || { echo "usage: $0 BINARY [ITERATIONS] [REPS] [options...]" >&2; exit 2; }
@@ -31,6 +32,12 @@ rules=(
   'geometric_median|{"rule":"geometric_median"}|{"rule":"geometric_median"}'
   'balance|{"rule":"balance"}|{"rule":"balance"}'
 )
+if [[ -n ${RULES:-} ]]; then
+  wanted=" mean $RULES "
+  kept=()
+  for entry in "${rules[@]}"; do [[ $wanted == *" ${entry%%|*} "* ]] && kept+=("$entry"); done
+  rules=("${kept[@]}")
+fi
 common=(--quiet --set '/algorithm={"kind":"dpsgd"}' --set /trigger=null
         --set /run/iterations="$iterations" --set /run/eval_every=0 --set /run/eval_samples=500)
 regular=(--set /agents=32 --set '/topology={"kind":"random_regular","degree":8}')

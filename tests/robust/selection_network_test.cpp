@@ -1,0 +1,145 @@
+// The median and trimmed mean's fast path (sim/robust/selection_network.hpp) against a plain
+// reference that sorts each coordinate: the networks on every 0-1 input (a comparator network
+// that gets every 0-1 input right gets every input right: Knuth, TAOCP vol. 3, 5.3.4), then the
+// rules on random vectors with ties, both parities, and a dimension that is no multiple of a tile.
+#include "sim/robust/selection_network.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "robust_fixture.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/random.hpp"
+#include "sim/robust/aggregation_rule.hpp"
+
+using namespace dlsim;
+using dlsim::testing::Hood;
+
+namespace {
+
+// Runs `net` on the 0-1 inputs given by the bits of [first_input, first_input + count), one per
+// lane, and checks each chosen rank: rank r holds a 1 exactly when r >= the number of zeros.
+int wrong_ranks(const SelectionNetwork& net, size_t first, size_t last, uint64_t first_input,
+                uint64_t count) {
+  const size_t n = net.inputs();
+  std::vector<TileRow> rows(n);
+  int wrong = 0;
+  for (uint64_t base = first_input; base < first_input + count; base += kTileLanes) {
+    std::array<size_t, kTileLanes> zeros{};
+    for (size_t l = 0; l < kTileLanes; ++l)
+      for (size_t k = 0; k < n; ++k) {
+        const bool one = ((base + l) >> k) & 1;
+        rows[k][l] = one ? 1.0f : 0.0f;
+        zeros[l] += !one;
+      }
+    net.run(rows);
+    for (size_t l = 0; l < kTileLanes; ++l)
+      for (size_t r = first; r <= last; ++r) wrong += rows[r][l] != (r >= zeros[l] ? 1.0f : 0.0f);
+  }
+  return wrong;
+}
+
+// The reference: coordinate e of every member, sorted.
+std::vector<float> sorted_column(const Hood& h, size_t e) {
+  std::vector<float> column{h.own[e]};
+  for (const auto& x : h.others) column.push_back(x[e]);
+  std::sort(column.begin(), column.end());
+  return column;
+}
+
+float reference_median(const std::vector<float>& s) {
+  const size_t n = s.size();
+  if (n % 2 == 1) return s[n / 2];
+  return static_cast<float>(0.5 *
+                            (static_cast<double>(s[n / 2 - 1]) + static_cast<double>(s[n / 2])));
+}
+
+// Ranks [b, n - b) summed in ascending order, in double, rounded once.
+float reference_trimmed_mean(const std::vector<float>& s, size_t b) {
+  double sum = 0.0;
+  for (size_t r = b; r < s.size() - b; ++r) sum += static_cast<double>(s[r]);
+  return static_cast<float>(sum / static_cast<double>(s.size() - 2 * b));
+}
+
+// D floats: a third from {-2, -1, 0, 1, 2} (ties within a coordinate), the rest normal.
+std::vector<float> draw(RandomStream& rng, size_t d) {
+  std::vector<float> v(d);
+  for (float& x : v)
+    x = rng.below(3) == 0 ? static_cast<float>(static_cast<int>(rng.below(5)) - 2)
+                          : static_cast<float>(rng.normal(0.0, 10.0));
+  return v;
+}
+
+// Coordinates where `rule` differs from the reference (exact float comparison).
+template <class Rule, class Reference>
+int mismatches(const Hood& h, Rule rule, Reference reference) {
+  std::vector<float> out(h.own.size(), -999.0f);
+  rule(out);
+  int wrong = 0;
+  for (size_t e = 0; e < out.size(); ++e) wrong += out[e] != reference(sorted_column(h, e));
+  return wrong;
+}
+
+}  // namespace
+
+TEST_CASE("a selection network puts its ranks in place on every 0-1 input") {
+  for (size_t n = 1; n <= SelectionNetwork::kMaxInputs; ++n) {
+    CAPTURE(n);
+    // All 2^n inputs up to 16 values; 2^16 of them, from a fixed odd offset, beyond.
+    const uint64_t count = n <= 16 ? (uint64_t{1} << n) : (uint64_t{1} << 16);
+    const uint64_t first_input = n <= 16 ? 0 : 0x5bd1e995u;
+    // The full sort, the median's ranks and every trimmed mean's.
+    CHECK(wrong_ranks(SelectionNetwork(n, 0, n - 1), 0, n - 1, first_input, count) == 0);
+    CHECK(wrong_ranks(SelectionNetwork(n, (n - 1) / 2, n / 2), (n - 1) / 2, n / 2, first_input,
+                      count) == 0);
+    for (size_t b = 1; 2 * b < n; ++b)
+      CHECK(wrong_ranks(SelectionNetwork(n, b, n - b - 1), b, n - b - 1, first_input, count) == 0);
+  }
+  // Pruning keeps fewer comparators for the median than for the sort.
+  CHECK(SelectionNetwork(9, 4, 4).comparators().size() <
+        SelectionNetwork(9, 0, 8).comparators().size());
+  CHECK_THROWS_AS(SelectionNetwork(SelectionNetwork::kMaxInputs + 1, 0, 0), InvariantError);
+}
+
+TEST_CASE("median and trimmed mean equal a per-coordinate sort on random vectors, ties included") {
+  RandomStream rng(5, "robust-test", 0);
+  const size_t d = 3 * kTileLanes + 7;  // a partial tile at the end
+  // 1 to 12 neighbours (both parities of n), then the network's largest n and the fallback's.
+  std::vector<size_t> neighbours{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 31, 32, 40};
+  for (const size_t k : neighbours) {
+    CAPTURE(k);
+    std::vector<std::vector<float>> others;
+    for (size_t j = 0; j < k; ++j) others.push_back(draw(rng, d));
+    Hood h(draw(rng, d), others);
+    const size_t n = k + 1;
+    CHECK(mismatches(
+              h, [&](std::vector<float>& out) { coordinate_median(h.in(), out, h.ws); },
+              reference_median) == 0);
+    for (size_t b = 0; 2 * b < n; ++b) {
+      CAPTURE(b);
+      CHECK(mismatches(
+                h,
+                [&](std::vector<float>& out) {
+                  trimmed_mean(h.in(), static_cast<uint32_t>(b), out, h.ws);
+                },
+                [&](const std::vector<float>& s) { return reference_trimmed_mean(s, b); }) == 0);
+    }
+  }
+}
+
+TEST_CASE("median and trimmed mean name the first non-finite coordinate, on both paths") {
+  for (const size_t k : {4, 40}) {
+    CAPTURE(k);
+    std::vector<std::vector<float>> others(k, std::vector<float>(40, 1.0f));
+    others[k / 2][37] = std::numeric_limits<float>::infinity();
+    others[0][38] = std::numeric_limits<float>::quiet_NaN();
+    Hood h(std::vector<float>(40, 0.0f), others);
+    CHECK_THROWS_WITH_AS(coordinate_median(h.in(), h.out, h.ws),
+                         doctest::Contains("a non-finite value at coordinate 37"), InvariantError);
+    CHECK_THROWS_WITH_AS(trimmed_mean(h.in(), 1, h.out, h.ws),
+                         doctest::Contains("a non-finite value at coordinate 37"), InvariantError);
+  }
+}
