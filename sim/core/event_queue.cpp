@@ -29,7 +29,8 @@ void EventQueue::push_not_after_last(Event e) {
   std::vector<Event>& now = buckets_[0];
   if (now.size() == now.capacity()) grow(now);
   now.push_back(e);
-  // A simulator's fresh sequence number is the largest, so this loop normally does nothing.
+  // Usually a no-op: an event for now is most often scheduled by the node being handled, whose
+  // fresh counter follows its own pending events'; another origin's comes before larger ones.
   for (size_t i = now.size() - 1; i > head_ && e.key < now[i - 1].key; --i)
     std::swap(now[i - 1], now[i]);
   ++size_;
@@ -65,8 +66,8 @@ void EventQueue::next_time() {
     if (keep) from.swap(spare_);
     std::vector<Event>().swap(from);
   }
-  // Bucket b kept insertion order, which is not key order for events that moved buckets (it
-  // usually is: one batch of sends, in sequence order).
+  // Bucket b kept insertion order, which is not key order for events that moved buckets or came
+  // from several origins (it often is: one batch of sends, from one origin, in counter order).
   std::vector<Event>& now = buckets_[0];
   if (!std::is_sorted(now.begin(), now.end(), key_before))
     std::sort(now.begin(), now.end(), key_before);

@@ -1,4 +1,4 @@
-// Pending events, popped in (time, seq) order. A radix heap on the time (Ahuja, Mehlhorn, Orlin
+// Pending events, popped in (time, key) order (event.hpp: time, origin, origin counter). A radix heap on the time (Ahuja, Mehlhorn, Orlin
 // and Tarjan, "Faster algorithms for the shortest path problem", 1990): a simulator schedules
 // only at or after the current time, so no pending event is earlier than the last one popped.
 // Bucket b > 0 holds the events whose time first differs from that last time in bit b-1, bucket
@@ -24,7 +24,7 @@ class EventQueue {
   size_t size() const { return size_; }
   /// The earliest event. Precondition: !empty().
   const Event& top() const { return buckets_[0][head_]; }
-  /// Adds an event; the caller has set time, key (with a fresh sequence number), agent, payload.
+  /// Adds an event; the caller has set time, key (a fresh origin counter), agent, payload.
   /// Amortised O(1) when e.time is not before the last popped event's time (always so under a
   /// Simulator); an earlier event is still ordered correctly but costs O(size()).
   void push(const Event& e) {

@@ -263,7 +263,7 @@ bool FlowTransport<F>::stale_event(const void* self, const Event& e) {
   if (e.kind() == EventKind::kFlowEnd) return t.flows_.stale(e);
   // A change event counts only while flows are active: an idle network holds no sync round
   // open (and, busy again, schedules a new one: start_flow).
-  return !t.change_pending_ || e.seq() != t.change_seq_ || t.flows_.active_count() == 0;
+  return !t.change_pending_ || e.id() != t.change_seq_ || t.flows_.active_count() == 0;
 }
 
 }  // namespace

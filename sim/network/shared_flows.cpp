@@ -38,7 +38,7 @@ bool SharedFlows::end(Simulator& sim, const Event& e) {
   const uint32_t id = e.payload;
   if (!active(id)) return false;
   Flow& f = flows_[id];
-  if (!f.has_event || f.event_seq != e.seq()) return false;  // superseded by an earlier end
+  if (!f.has_event || f.event_seq != e.id()) return false;  // superseded by an earlier end
   if (f.end_at > sim.now()) {  // the rate went down since: the end moved later
     f.event_seq = sim.schedule_at(f.end_at, EventKind::kFlowEnd, f.agent, id);
     f.event_at = f.end_at;

@@ -9,7 +9,7 @@
 // floating-point error. When its end event fires, the flow is done (its bits count as 0).
 // One kFlowEnd event per flow (payload = its id, agent as given): when a rate goes up, the end
 // moves earlier and a new event is scheduled, the old one being recognised as stale by its
-// sequence number and dropped unseen by the simulator (Simulator::set_stale_filter, which the
+// id (Event::id()) and dropped unseen by the simulator (Simulator::set_stale_filter, which the
 // owner registers): it moves no clock, so a sync round still ends with its last delivery. The
 // queue thus holds at most a flow's pending ends; when a rate goes down, the event stays and, when
 // it fires early, is moved to the new end. Every decision depends only on the flows (ids, sizes,
@@ -47,7 +47,7 @@ class SharedFlows {
   /// Whether a kFlowEnd event is obsolete (its flow got an earlier end event, or has ended).
   bool stale(const Event& e) const {
     const uint32_t id = e.payload;
-    return !active(id) || !flows_[id].has_event || flows_[id].event_seq != e.seq();
+    return !active(id) || !flows_[id].has_event || flows_[id].event_seq != e.id();
   }
   /// Whether flow `id` is active (started and not ended).
   bool active(uint32_t id) const { return id < flows_.size() && !flows_[id].route.empty(); }
@@ -68,7 +68,7 @@ class SharedFlows {
     SimTime updated{};
     SimTime end_at{};
     SimTime event_at{};      // the time of the valid kFlowEnd event (<= end_at)
-    uint64_t event_seq = 0;  // its sequence number
+    uint64_t event_seq = 0;  // its id (Event::id())
     bool has_event = false;
     AgentId agent;
     std::vector<uint32_t> route;  // empty: inactive; kept between flows (no allocation)

@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <span>
+#include <vector>
 
 #include "sim/agents/service_node.hpp"
 #include "sim/metrics/comm_recorder.hpp"
@@ -123,13 +125,18 @@ std::vector<std::string> tensor_names(const World& world) {
   return names;
 }
 
+// Each agent's final parameters go into its node's hash, after its events; the nodes are then
+// combined in node order (docs/partitioned-runs.md, design point 2), and EASGD's centre last.
 uint64_t final_fingerprint(const World& world) {
-  Fingerprint f = world.sim.fingerprint();
-  auto add = [&](const ParamVector& x) {
+  const std::span<const Fingerprint> events = world.sim.node_fingerprints();
+  std::vector<Fingerprint> nodes(events.begin(), events.end());
+  if (nodes.size() < world.agents.size()) nodes.resize(world.agents.size());
+  auto add = [](Fingerprint& f, const ParamVector& x) {
     f.add_bytes(std::as_bytes(std::span(x.data(), static_cast<size_t>(x.size()))));
   };
-  for (const Agent& a : world.agents) add(a.x);
-  if (const ParamVector* center = center_model_of(*world.algorithm)) add(*center);
+  for (const Agent& a : world.agents) add(nodes[a.id.value], a.x);
+  Fingerprint f = combine_in_node_order(nodes);
+  if (const ParamVector* center = center_model_of(*world.algorithm)) add(f, *center);
   return f.value();
 }
 
