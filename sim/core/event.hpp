@@ -56,7 +56,9 @@ constexpr uint64_t event_key(uint32_t origin, uint32_t counter, EventKind kind) 
          static_cast<uint64_t>(kind);
 }
 
-/// The total order of simulated events: by time, then by origin, then by the origin's counter.
+/// The queue's order: by time, then by origin, then by the origin's counter. An event scheduled
+/// for the current instant with a smaller key than the one being handled runs after it (it cannot
+/// run in the past), so the order events run in is deterministic but not always this one.
 inline bool runs_before(const Event& a, const Event& b) {
   return a.time.ns < b.time.ns || (a.time.ns == b.time.ns && a.key < b.key);
 }

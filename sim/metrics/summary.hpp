@@ -40,7 +40,7 @@ struct RunFacts {
   int64_t iterations_done = 0;  // completed by every agent
   double decisions = 0;         // trigger decisions taken: the agents' iterations summed
   std::optional<Divergence> diverged;
-  uint64_t fingerprint = 0;  // event trajectory and final parameters
+  uint64_t fingerprint = 0;  // each node's handled events and final parameters
   SimTime simulated;
   uint64_t events_processed = 0;
   bool quadratic = false;

@@ -12,7 +12,6 @@ AggregationWorkspace::AggregationWorkspace(size_t dimension, size_t max_neighbou
       max_neighbours_(max_neighbours),
       views_(max_neighbours),
       column_(max_neighbours + 1),
-      sorted_(max_neighbours + 1),
       per_member_(max_neighbours + 1),
       per_member2_(max_neighbours + 1),
       distances_((max_neighbours + 1) * (max_neighbours + 1)),

@@ -34,7 +34,6 @@ class AggregationWorkspace {
 
   // Rule scratch, sized for n = max_neighbours + 1 members (own model included).
   std::span<float> column() { return column_; }             // one coordinate of every member
-  std::span<float> column_sorted() { return sorted_; }      // its copy, reordered by selection
   std::span<double> per_member() { return per_member_; }    // a number per member
   std::span<double> per_member2() { return per_member2_; }  // a second one
   std::span<uint32_t> order() { return order_; }            // member indices
@@ -45,7 +44,7 @@ class AggregationWorkspace {
   size_t dimension_;
   size_t max_neighbours_;
   std::vector<std::span<const float>> views_;
-  std::vector<float> column_, sorted_;
+  std::vector<float> column_;
   std::vector<double> per_member_, per_member2_, distances_, row_;
   std::vector<uint32_t> order_;
 };

@@ -20,7 +20,16 @@ using dlsim::testing::Hood;
 
 namespace {
 
-// Runs `net` on the 0-1 inputs given by the bits of [first_input, first_input + count), one per
+// Input number i's bits: i itself up to 16 inputs (all of them are tried), beyond that i mixed
+// (splitmix64's finaliser) so that every row varies, not only the low 16.
+uint64_t input_bits(uint64_t i, size_t n) {
+  if (n <= 16) return i;
+  i = (i ^ (i >> 30)) * 0xbf58476d1ce4e5b9u;
+  i = (i ^ (i >> 27)) * 0x94d049bb133111ebu;
+  return i ^ (i >> 31);
+}
+
+// Runs `net` on the 0-1 inputs numbered [first_input, first_input + count) (input_bits), one per
 // lane, and checks each chosen rank: rank r holds a 1 exactly when r >= the number of zeros.
 int wrong_ranks(const SelectionNetwork& net, size_t first, size_t last, uint64_t first_input,
                 uint64_t count) {
@@ -31,7 +40,7 @@ int wrong_ranks(const SelectionNetwork& net, size_t first, size_t last, uint64_t
     std::array<size_t, kTileLanes> zeros{};
     for (size_t l = 0; l < kTileLanes; ++l)
       for (size_t k = 0; k < n; ++k) {
-        const bool one = ((base + l) >> k) & 1;
+        const bool one = (input_bits(base + l, n) >> k) & 1;
         rows[k][l] = one ? 1.0f : 0.0f;
         zeros[l] += !one;
       }
@@ -88,7 +97,7 @@ int mismatches(const Hood& h, Rule rule, Reference reference) {
 TEST_CASE("a selection network puts its ranks in place on every 0-1 input") {
   for (size_t n = 1; n <= SelectionNetwork::kMaxInputs; ++n) {
     CAPTURE(n);
-    // All 2^n inputs up to 16 values; 2^16 of them, from a fixed odd offset, beyond.
+    // All 2^n inputs up to 16 values; 2^16 mixed ones beyond.
     const uint64_t count = n <= 16 ? (uint64_t{1} << n) : (uint64_t{1} << 16);
     const uint64_t first_input = n <= 16 ? 0 : 0x5bd1e995u;
     // The full sort, the median's ranks and every trimmed mean's.
@@ -107,8 +116,10 @@ TEST_CASE("a selection network puts its ranks in place on every 0-1 input") {
 TEST_CASE("median and trimmed mean equal a per-coordinate sort on random vectors, ties included") {
   RandomStream rng(5, "robust-test", 0);
   const size_t d = 3 * kTileLanes + 7;  // a partial tile at the end
-  // 1 to 12 neighbours (both parities of n), then the network's largest n and the fallback's.
-  std::vector<size_t> neighbours{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 31, 32, 40};
+  // 1 to 32 neighbours (n = 2 to 33: every network size and both parities), then the fallback.
+  std::vector<size_t> neighbours;
+  for (size_t k = 1; k <= 32; ++k) neighbours.push_back(k);
+  neighbours.push_back(40);
   for (const size_t k : neighbours) {
     CAPTURE(k);
     std::vector<std::vector<float>> others;

@@ -160,6 +160,8 @@ TEST_CASE("a rule too large for the graph's smallest neighbourhood exits 2 namin
             "has 2 (the graph's smallest neighbourhood of an honest agent: degree 1)") !=
         std::string::npos);
   star["byzantine"] = {{"agents", {1, 2, 3, 4}}, {"attack", {{"kind", "label_flip"}}}};
+  star["data"] = {{"dataset", "synthetic-clusters"}, {"synthetic", {{"classes", 10}, {"width", 8}}}};
+  star["model"] = {{"kind", "mlp"}, {"hidden", {8}}};
   CHECK(build_error_of(star).find("has 2 (the graph's smallest neighbourhood: degree 1)") !=
         std::string::npos);
   json ring = with_rule({{"rule", "multi_krum"}, {"f", 0}, {"m", 3}});

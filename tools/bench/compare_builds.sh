@@ -25,8 +25,11 @@ trap 'rm -rf "$out"' EXIT
 for p in $(seq "$pairs"); do
   if [[ ${CONCURRENT:-0} == 1 ]]; then
     taskset -c $(( p % 2 )) "$a" run "$scenario" -o "$out/a-$p" --quiet "$@" >/dev/null &
+    pid_a=$!
     taskset -c $(( (p + 1) % 2 )) "$b" run "$scenario" -o "$out/b-$p" --quiet "$@" >/dev/null &
-    wait -n && wait -n  # each fails the script (set -e) if its run failed
+    pid_b=$!
+    wait "$pid_a"  # each fails the script (set -e) if its run failed
+    wait "$pid_b"
   else
     for which in a b; do
       "${!which}" run "$scenario" -o "$out/$which-$p" --quiet "$@" >/dev/null
