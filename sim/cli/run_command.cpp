@@ -94,6 +94,7 @@ void run_run(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
   options.out = resume ? *resume : o.out.empty() ? fs::path("runs") / spec.name : fs::path(o.out);
   if (!o.checkpoint_every.empty()) options.checkpoints = parse_checkpoint_every(o.checkpoint_every);
   options.threads = o.threads > 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  options.virtual_ranks = o.virtual_ranks;
   options.data_paths = data_paths(o);
   options.progress = o.quiet ? ProgressMode::kQuiet
                              : (isatty(STDERR_FILENO) ? ProgressMode::kBar : ProgressMode::kLines);
@@ -126,6 +127,10 @@ void add_run_commands(CLI::App& app, std::ostream& out, std::ostream& err) {
   run->add_option("--set", options->overrides, "Override a key: /json/pointer=VALUE (repeatable)");
   run->add_option("--threads", options->threads, "Threads for the agents' work (default: all cores)");
   run->add_flag("--quiet", options->quiet, "No progress output");
+  run->add_option("--virtual-ranks", options->virtual_ranks,
+                  "Run the agents as R partitions in windows, as R MPI ranks would, in this "
+                  "process: the results must not change (docs/partitioned-runs.md)")
+      ->check(CLI::PositiveNumber);
   run->add_option("--data-dir", options->data_dir, "Data folder (default: $DLSIM_DATA, else data/)");
   run->add_option("--checkpoint-every", options->checkpoint_every,
                   "Write a checkpoint into OUT.tmp every N iterations or every DURATION of wall "

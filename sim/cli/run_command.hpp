@@ -1,9 +1,10 @@
 // `dlsim run [SCENARIO.json] [-o OUT] [--set /pointer=VALUE ...] [--threads N] [--quiet]
-//  [--data-dir DIR] [--checkpoint-every N|DURATION] [--resume OUT.tmp]` and
+//  [--virtual-ranks R] [--data-dir DIR] [--checkpoint-every N|DURATION] [--resume OUT.tmp]` and
 // `dlsim validate SCENARIO.json [--set ...]`.
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <optional>
 #include <ostream>
 #include <stdexcept>
@@ -17,6 +18,7 @@ struct RunCommandOptions {
   std::string out;                    // empty: runs/<name>
   std::vector<std::string> overrides;  // --set
   unsigned threads = 0;               // 0: all cores
+  uint32_t virtual_ranks = 1;         // partitions run in windows in this process
   bool quiet = false;
   std::optional<std::string> data_dir;
   std::string checkpoint_every;  // empty: no checkpoints

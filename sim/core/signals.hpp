@@ -73,9 +73,10 @@ class SignalListener {
   /// A message offered at m.time never entered the wire: its send buffer was full. Not counted
   /// as sent; offered = sent + superseded + dropped.
   virtual void message_discarded(const MessageSignal&, BufferDiscard) {}
-  /// After every offer that left a message waiting: the bytes in all send buffers that are
-  /// not yet on the wire (their peak is reached at such an offer).
-  virtual void send_buffers_hold(SimTime /*time*/, uint64_t /*queued_bytes*/) {}
+  /// After every offer that left a message of `from`'s waiting: the bytes in from's send
+  /// buffers that are not yet on the wire (their peak is reached at such an offer). Per sender,
+  /// so that it does not depend on how a run is partitioned.
+  virtual void send_buffers_hold(AgentId /*from*/, SimTime /*time*/, uint64_t /*queued_bytes*/) {}
   /// The agent's next step waited `duration` for room in its send buffers (when_full "block").
   virtual void sender_blocked(AgentId /*agent*/, SimTime /*duration*/) {}
   /// A link (or uplink) was offered more than it carries for a long stretch; once per link.

@@ -13,8 +13,15 @@
 // filter, for one or more kinds): run() drops such events unseen (the clock does not move to
 // them, they are neither counted nor fingerprinted) and save() leaves them out, so a run resumed
 // from a checkpoint sees the same events as one that was not interrupted.
+// A partitioned run (partition(): virtual ranks, docs/partitioned-runs.md slice (b)) keeps one
+// queue and one clock per partition and runs them in windows of the lookahead L: from the
+// earliest pending event T, each partition in turn runs its events before T + L. An event one
+// partition schedules for another's node comes at least L after its handler's time, so it lands
+// after the window, where the other partition has not been yet; each node sees its events in
+// the same order as in one queue, whichever partition runs first.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -23,6 +30,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/event_queue.hpp"
 #include "sim/core/fingerprint.hpp"
+#include "sim/core/partitions.hpp"
 #include "sim/core/random.hpp"
 #include "sim/core/state_archive.hpp"
 
@@ -32,9 +40,15 @@ class Simulator {
  public:
   explicit Simulator(uint64_t seed) : seed_(seed) {}
 
+  /// The time of the event being handled; outside a handler, of the latest event run (in a
+  /// partitioned run: by any partition).
   SimTime now() const { return now_; }
   uint64_t seed() const { return seed_; }
-  size_t pending() const { return queue_.size(); }  ///< stale events included
+  size_t pending() const {  ///< stale events included
+    size_t n = 0;
+    for (const EventQueue& q : queues_) n += q.size();
+    return n;
+  }
   uint64_t events_processed() const { return events_processed_; }
   /// Each node's hash of the events it handled (fingerprint.hpp, EventFingerprints), by node id.
   std::span<const Fingerprint> node_fingerprints() const { return fingerprints_.nodes(); }
@@ -60,7 +74,10 @@ class Simulator {
                 "node {} scheduled {} events, the most one origin's counter holds", origin,
                 counter);
     const uint64_t key = event_key(origin, counter++, kind);
-    queue_.push(Event{at, key, agent, payload});
+    uint32_t part = 0;
+    if (!partition_of_.empty()) [[unlikely]]
+      part = partition_for(at, agent);
+    queues_[part].push(Event{at, key, agent, payload});
     return key >> 8;
   }
   /// Schedules an event `delay` after now. Precondition: delay >= 0.
@@ -84,6 +101,32 @@ class Simulator {
     stale_owner_ = owner;
   }
 
+  /// Every pending event that is not stale, in (time, key) order, whatever the partitions.
+  std::vector<Event> pending_events() const {
+    std::vector<Event> events;
+    for (const EventQueue& q : queues_) {
+      std::vector<Event> part = q.pending();
+      events.insert(events.end(), part.begin(), part.end());
+    }
+    std::erase_if(events, [&](const Event& e) { return stale(e); });
+    if (queues_.size() > 1) std::sort(events.begin(), events.end(), runs_before);
+    return events;
+  }
+
+  /// Splits the nodes into partitions that run in windows (header comment). Precondition:
+  /// nothing has been scheduled or loaded yet, one partition per node of the run, lookahead > 0.
+  void partition(const Partitions& p) {
+    DLSIM_CHECK(pending() == 0 && events_processed_ == 0, "partitioned after events were scheduled");
+    DLSIM_CHECK(p.count >= 1 && p.lookahead > SimTime{}, "{} partitions with a lookahead of {} ns",
+                p.count, p.lookahead.ns);
+    if (p.count == 1) return;
+    partition_of_ = p.of_node;
+    lookahead_ = p.lookahead;
+    queues_ = std::vector<EventQueue>(p.count);
+    clocks_.assign(p.count, now_);
+  }
+  uint32_t partitions() const { return static_cast<uint32_t>(queues_.size()); }
+
   /// The clock, the origins' counters, the nodes' fingerprints and every pending event that is
   /// not stale, for checkpoints. Loading replaces them; the seed is the scenario's, checked by
   /// the caller.
@@ -94,39 +137,46 @@ class Simulator {
     std::vector<uint64_t> fingerprints = fingerprints_.values();
     ar.vector(fingerprints);
     std::vector<Event> events;
-    if (!ar.loading()) {  // stale events are left out: they would be dropped unseen anyway
-      events = queue_.pending();
-      std::erase_if(events, [&](const Event& e) { return stale(e); });
-    }
+    if (!ar.loading()) events = pending_events();  // in one order, however partitioned
     ar.vector(events);
     if (!ar.loading()) return;
     if (counters_.size() > kOriginLimit) ar.fail("more origins than an event key holds");
     fingerprints_ = EventFingerprints::resume_from(fingerprints);
-    queue_.clear();
+    for (EventQueue& q : queues_) q.clear();
+    std::fill(clocks_.begin(), clocks_.end(), now_);
     for (const Event& e : events) {
       const uint32_t origin = e.origin().value;
       if (e.time < now_ || origin >= counters_.size() || e.counter() >= counters_[origin])
         ar.fail("an event outside the saved clock");
-      queue_.push(e);
+      if (!partition_of_.empty() && e.agent.value >= partition_of_.size())
+        ar.fail("an event for a node the run does not have");
+      queues_[partition_of_.empty() ? 0 : partition_of_[e.agent.value]].push(e);
     }
   }
 
   /// Removes the stale events from the queue now (run() would drop them unseen when it reached
   /// them), for an owner that may leave many behind; the other events keep their order.
   void drop_stale() {
-    std::vector<Event> events = queue_.pending();
-    std::erase_if(events, [&](const Event& e) { return stale(e); });
-    queue_.clear();
-    for (const Event& e : events) queue_.push(e);
+    for (EventQueue& q : queues_) {
+      std::vector<Event> events = q.pending();
+      std::erase_if(events, [&](const Event& e) { return stale(e); });
+      q.clear();
+      for (const Event& e : events) q.push(e);
+    }
   }
 
-  /// Asks run() to return after the event being handled.
+  /// Asks run() to return after the event being handled (partitioned: after it, the window's
+  /// other partitions left unrun).
   void stop() { stopped_ = true; }
 
   /// Runs events in order, calling handler(const Event&) for each, until the queue is empty,
-  /// stop() is called, or the next event lies after `until`. Returns the events handled.
+  /// stop() is called, or the next event lies after `until`. Returns the events handled. A
+  /// partitioned run goes in windows (header comment), each bounded by `windows`' horizon and
+  /// followed by its window_done() when it is given.
   template <class Handler>
-  uint64_t run(Handler&& handler, SimTime until = SimTime::max()) {
+  uint64_t run(Handler&& handler, SimTime until = SimTime::max(),
+               WindowControl* windows = nullptr) {
+    if (!partition_of_.empty()) return run_windows(handler, until, windows);
     stopped_ = false;
     const uint64_t start = events_processed_;
     CheckContext& context = current_check_context();
@@ -134,22 +184,109 @@ class Simulator {
       uint32_t& node;
       ~Handling() { node = kNoNode; }
     } handling{handling_};
-    while (!stopped_ && !queue_.empty() && queue_.top().time <= until) {
-      const Event e = queue_.pop();
-      if (stale_filter_ && stale(e)) continue;
-      now_ = e.time;
-      ++events_processed_;
-      fingerprints_.add(e);
-      handling_ = e.agent.value;
-      context.time_ns = e.time.ns;
-      context.agent = e.agent.value;
-      handler(e);
+    EventQueue& queue = queues_[0];
+    while (!stopped_ && !queue.empty() && queue.top().time <= until) handle_next(queue, handler, context);
+    context = CheckContext{};
+    return events_processed_ - start;
+  }
+
+  /// Partitioned runs, from a WindowControl's window_done(): runs f() as the rest of the
+  /// handler of `e`, the last event its partition ran (the window's horizon): at e's time, and
+  /// what f schedules originates at e's node, as it would have inside the handler.
+  template <class F>
+  void continue_handling(const Event& e, F&& f) {
+    const uint32_t p = partition_of_.at(e.agent.value);
+    DLSIM_CHECK(clocks_[p] == e.time, "node {}'s handling continued at {} ns, its partition at {} ns",
+                e.agent.value, e.time.ns, clocks_[p].ns);
+    current_ = p;
+    now_ = e.time;
+    handling_ = e.agent.value;
+    struct Restore {
+      Simulator& s;
+      ~Restore() {
+        s.handling_ = kNoNode;
+        s.now_ = s.latest_clock();
+      }
+    } restore{*this};
+    f();
+  }
+
+ private:
+  template <class Handler>
+  void handle_next(EventQueue& queue, Handler& handler, CheckContext& context) {
+    const Event e = queue.pop();
+    if (stale_filter_ && stale(e)) return;
+    now_ = e.time;
+    ++events_processed_;
+    fingerprints_.add(e);
+    handling_ = e.agent.value;
+    context.time_ns = e.time.ns;
+    context.agent = e.agent.value;
+    handler(e);
+  }
+
+  template <class Handler>
+  uint64_t run_windows(Handler& handler, SimTime until, WindowControl* windows) {
+    stopped_ = false;
+    const uint64_t start = events_processed_;
+    CheckContext& context = current_check_context();
+    struct Outside {  // between windows, after them and after a throw: no handler, no partition
+      Simulator& s;
+      ~Outside() {
+        s.handling_ = kNoNode;
+        s.now_ = s.latest_clock();
+      }
+    } outside{*this};
+    while (!stopped_) {
+      SimTime first = SimTime::max();
+      for (const EventQueue& q : queues_)
+        if (!q.empty()) first = std::min(first, q.top().time);
+      if (first == SimTime::max() || first > until) break;
+      // Exclusive; saturated so that the last window of a run near the end of time still ends.
+      const SimTime end = first.ns > SimTime::max().ns - lookahead_.ns ? SimTime::max()
+                                                                      : first + lookahead_;
+      const EventBound bound = windows ? windows->horizon() : EventBound{};
+      const uint64_t before = events_processed_;
+      const size_t before_pending = pending();
+      for (uint32_t p = 0; p < queues_.size() && !stopped_; ++p) {
+        current_ = p;
+        now_ = clocks_[p];
+        EventQueue& q = queues_[p];
+        while (!stopped_ && !q.empty()) {
+          const Event& top = q.top();
+          if (top.time >= end || top.time > until || after(top, bound)) break;
+          handle_next(q, handler, context);
+        }
+        clocks_[p] = now_;
+        handling_ = kNoNode;
+      }
+      DLSIM_CHECK(events_processed_ != before || pending() != before_pending,
+                  "a window from {} ns ran no event (its horizon: {} ns)", first.ns, bound.time.ns);
+      now_ = latest_clock();
+      if (windows && !stopped_ && !windows->window_done()) break;
     }
     context = CheckContext{};
     return events_processed_ - start;
   }
 
- private:
+  static bool after(const Event& e, const EventBound& bound) {
+    return e.time > bound.time || (e.time == bound.time && e.key > bound.key);
+  }
+  SimTime latest_clock() const {
+    return clocks_.empty() ? now_ : *std::max_element(clocks_.begin(), clocks_.end());
+  }
+  // The partition of `agent`, checking that an event for another partition's node comes no
+  // sooner than the lookahead: the window it runs in must not have started there.
+  uint32_t partition_for(SimTime at, AgentId agent) const {
+    DLSIM_CHECK(agent.value < partition_of_.size(), "an event for node {} of {}", agent.value,
+                partition_of_.size());
+    const uint32_t p = partition_of_[agent.value];
+    DLSIM_CHECK(p == current_ || handling_ == kNoNode || at.ns - now_.ns >= lookahead_.ns,
+                "node {} scheduled an event for node {} (another partition) {} ns ahead, sooner "
+                "than the lookahead of {} ns",
+                handling_, agent.value, at.ns - now_.ns, lookahead_.ns);
+    return p;
+  }
   bool stale(const Event& e) const {
     return stale_filter_ && static_cast<uint32_t>(e.kind()) < 64 &&
            (stale_kinds_ >> static_cast<uint32_t>(e.kind()) & 1) != 0 &&
@@ -170,7 +307,12 @@ class Simulator {
   std::vector<uint32_t> counters_;  // by origin: the events it has scheduled
   uint64_t events_processed_ = 0;
   bool stopped_ = false;
-  EventQueue queue_;
+  std::vector<EventQueue> queues_ = std::vector<EventQueue>(1);  // one per partition
+  // Partitioned runs only (empty otherwise): each node's partition, and each partition's clock.
+  std::vector<uint32_t> partition_of_;
+  std::vector<SimTime> clocks_;
+  uint32_t current_ = 0;  // the partition whose events run (or ran last)
+  SimTime lookahead_;
   EventFingerprints fingerprints_;
   uint64_t stale_kinds_ = 0;  // bit k: events of kind k go through the filter
   StaleFilter stale_filter_ = nullptr;

@@ -61,7 +61,7 @@ class CommRecorder final : public SignalListener {
     NodeTraffic& n = nodes_[m.from.value];
     (why == BufferDiscard::kSuperseded ? n.superseded : n.buffer_dropped).add(m.wire_bytes);
   }
-  void send_buffers_hold(SimTime, uint64_t queued_bytes) override {
+  void send_buffers_hold(AgentId, SimTime, uint64_t queued_bytes) override {
     if (queued_bytes > peak_queued_bytes_) peak_queued_bytes_ = queued_bytes;
   }
   void sender_blocked(AgentId agent, SimTime duration) override {
@@ -88,7 +88,7 @@ class CommRecorder final : public SignalListener {
   /// The model's tensors, and how many messages carried each so far (all nodes), in that order.
   const std::vector<std::string>& tensor_names() const { return tensor_names_; }
   const std::vector<uint64_t>& tensor_sends() const { return tensor_sends_; }
-  /// The most bytes waiting in all send buffers at once (offered, not yet on the wire).
+  /// The most bytes one node had waiting in its send buffers at once.
   uint64_t peak_queued_bytes() const { return peak_queued_bytes_; }
   /// One line naming the most loaded of the links that were overloaded for a long stretch, or
   /// nullopt when none was.

@@ -134,6 +134,7 @@ json make_summary(const RunFacts& facts, const CommRecorder& comm, const EvalPoi
                       {"huge_pages", malloc_huge_pages()}}},
             {"warnings", facts.warnings},
             {"resumes", facts.resumes},
+            {"ranks", {{"count", facts.ranks}, {"virtual", facts.virtual_ranks}}},
             {"checkpoints",
              {{"written", facts.checkpoints.written},
               {"seconds", facts.checkpoints.seconds},

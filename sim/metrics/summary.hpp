@@ -46,6 +46,8 @@ struct RunFacts {
   bool quadratic = false;
   uint64_t memory_estimate_bytes = 0;  // sim/scenario/memory_estimate.hpp, made before building
   int64_t resumes = 0;                 // times the run continued from a checkpoint
+  uint32_t ranks = 1;                  // partitions the agents ran in
+  bool virtual_ranks = false;          // the partitions took turns in this one process
   struct {
     int64_t written = 0;        // by this process
     double seconds = 0.0;       // spent writing them

@@ -36,7 +36,10 @@ class FifoTransport final : public Transport {
   void launch(Simulator& sim, uint32_t slot, SimTime start) override {
     Slot& s = messages_[slot];
     const SimTime now = sim.now();
-    if (start > now) messages_.listener().send_buffers_hold(now, buffers_.queued_bytes());
+    if (start > now) {
+      const AgentId from = s.message.from;
+      messages_.listener().send_buffers_hold(from, now, buffers_.queued_bytes(from.value));
+    }
     Serializer& uplink = wires_.uplink(s.message.from.value);
     if (uplink.enabled()) {
       s.stage = Stage::kUplink;

@@ -14,7 +14,8 @@ constexpr auto later_start = [](const auto& l, const auto& r) { return l.start >
 }  // namespace
 
 SendBuffers::SendBuffers(const SendBufferConfig& config, uint32_t nodes)
-    : config_(config), pairs_(nodes), blocked_until_(nodes), last_start_(nodes) {
+    : config_(config), pairs_(nodes), blocked_until_(nodes), last_start_(nodes), waiting_(nodes),
+      queued_bytes_(nodes, 0) {
   DLSIM_CHECK(config.messages == 0 || config.bytes == 0,
               "a send buffer bounded in messages ({}) and bytes ({})", config.messages,
               config.bytes);
@@ -43,17 +44,18 @@ SimTime SendBuffers::room_at(const std::vector<Waiting>& waiting) const {
   return k == 0 ? SimTime{} : waiting[k - 1].start;
 }
 
-void SendBuffers::expire(SimTime now) {
-  while (!heap_.empty() && heap_.front().start <= now) {
-    queued_bytes_ -= heap_.front().bytes;
-    std::pop_heap(heap_.begin(), heap_.end(), later_start);
-    heap_.pop_back();
+void SendBuffers::expire(uint32_t from, SimTime now) {
+  std::vector<Queued>& heap = waiting_[from];
+  while (!heap.empty() && heap.front().start <= now) {
+    queued_bytes_[from] -= heap.front().bytes;
+    std::pop_heap(heap.begin(), heap.end(), later_start);
+    heap.pop_back();
   }
 }
 
 SendBuffers::Decision SendBuffers::offer(SimTime now, uint32_t from, uint32_t to, uint64_t bytes,
                                          SimTime start, Buffering buffering, uint32_t slot) {
-  expire(now);
+  expire(from, now);
   // The common case without a pair lookup: the message goes on the wire at once, and every
   // message this sender left waiting has started (its buffers are empty).
   if (start <= now && last_start_[from] <= now) return {Verdict::kEnter, slot};
@@ -94,9 +96,10 @@ SendBuffers::Decision SendBuffers::offer(SimTime now, uint32_t from, uint32_t to
 }
 
 void SendBuffers::queue(uint32_t from, SimTime start, uint64_t bytes) {
-  heap_.push_back(Queued{start, bytes});
-  std::push_heap(heap_.begin(), heap_.end(), later_start);
-  queued_bytes_ += bytes;
+  std::vector<Queued>& heap = waiting_[from];
+  heap.push_back(Queued{start, bytes});
+  std::push_heap(heap.begin(), heap.end(), later_start);
+  queued_bytes_[from] += bytes;
   last_start_[from] = max(last_start_[from], start);
 }
 
@@ -109,8 +112,10 @@ void SendBuffers::archive(StateArchive& ar) {
   pairs_.archive(ar);
   ar.sized_vector(blocked_until_, "another network: blocked senders");
   ar.sized_vector(last_start_, "another network: blocked senders");
-  ar.vector(heap_);
-  ar.value(queued_bytes_);
+  ar.items(waiting_, [&](std::vector<Queued>& heap) { ar.vector(heap); });
+  if (ar.loading() && waiting_.size() != blocked_until_.size())
+    ar.fail("another network: send buffers");
+  ar.sized_vector(queued_bytes_, "another network: send buffers");
 }
 
 std::optional<double> LoadWatch::offered(State& s, SimTime now, uint64_t bytes,

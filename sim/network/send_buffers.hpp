@@ -113,8 +113,10 @@ class SendBuffers {
   static constexpr uint32_t kLostSlot = 0xffffffffu;
   /// When `node` may go on: its buffers are back within the bound (<= now: not blocked).
   SimTime blocked_until(uint32_t node) const { return blocked_until_[node]; }
-  /// Bytes waiting in all buffers after the last offer (at that offer's time).
-  uint64_t queued_bytes() const { return queued_bytes_; }
+  /// Bytes waiting in `from`'s buffers after its last offer (at that offer's time). Per
+  /// sender, not summed over the network: what each node holds depends only on its own
+  /// messages, so it is the same however a run is partitioned.
+  uint64_t queued_bytes(uint32_t from) const { return queued_bytes_[from]; }
   /// The (from, destination) buffers `from` keeps now: those that may hold waiting messages.
   size_t buffers_kept(uint32_t from) const { return pairs_.kept(from); }
 
@@ -129,7 +131,7 @@ class SendBuffers {
   };
   bool full(const std::vector<Waiting>& waiting, uint64_t bytes) const;
   SimTime room_at(const std::vector<Waiting>& waiting) const;
-  void expire(SimTime now);
+  void expire(uint32_t from, SimTime now);
   void queue(uint32_t from, SimTime start, uint64_t bytes);
 
   SendBufferConfig config_;
@@ -142,8 +144,8 @@ class SendBuffers {
     SimTime start;
     uint64_t bytes;
   };
-  std::vector<Queued> heap_;  // every waiting message, min-heap on start
-  uint64_t queued_bytes_ = 0;
+  std::vector<std::vector<Queued>> waiting_;  // per sender: its waiting messages, min-heap on start
+  std::vector<uint64_t> queued_bytes_;         // per sender: their bytes
 };
 
 /// Flags the first serialisers (link or uplink) offered more than they carry for a long stretch.

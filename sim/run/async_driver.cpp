@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "sim/agents/agent_archive.hpp"
@@ -28,12 +29,22 @@ void timed(DriverTimings* timings, double DriverTimings::*field, double* other, 
 }
 
 // One async run: per-agent clocks, gradients computed lazily in parallel batches.
-class AsyncRun {
+// Partitioned (virtual ranks: the simulator runs its partitions in windows), the run must look
+// at every agent right after the step of the slowest agent (the evaluation, the end of the run)
+// without any partition having run past that step. It bounds each window by the latest pending
+// step of the agents still at the minimum iteration (horizon()): the step it waits for is never
+// before it, and when the bound is that step, it is the window's last event anywhere. That
+// step's handler stops after the update; the rest (the observer, the agent's next iteration, a
+// checkpoint) runs in window_done(), in the order the one-queue handler runs them.
+class AsyncRun final : private WindowControl {
  public:
   AsyncRun(Swarm& swarm, ThreadPool& pool, const DriverConfig& config, RunObserver& observer)
       : swarm_(swarm), pool_(pool), config_(config), observer_(observer),
         agents_(swarm.agents()), started_(agents_.size(), 0), pending_(agents_.size(), 0),
-        computing_(agents_.size(), 0), at_minimum_(agents_.size()) {}
+        computing_(agents_.size(), 0), at_minimum_(agents_.size()),
+        partitioned_(swarm.sim().partitions() > 1) {
+    if (partitioned_) pending_step_.assign(agents_.size(), EventBound{});
+  }
 
   RunOutcome run() {
     if (config_.iterations == 0) return outcome_;
@@ -42,31 +53,21 @@ class AsyncRun {
       archive(ar);
       config_.resume->finish();
     } else {
-      for (const Agent& a : agents_)
-        swarm_.sim().schedule_at(SimTime{}, EventKind::kAgentStep, a.id);
+      for (const Agent& a : agents_) schedule_step(a.id, SimTime{});
     }
     const auto loop_start = Clock::now();
     swarm_.sim().run([&](const Event& e) {
       if (swarm_.dispatch(e)) return;
       if (e.kind() == EventKind::kSenderReady) {  // maxmin: a held sender may go on
-        swarm_.sim().schedule_at(swarm_.sim().now() + config_.compute_time[e.agent.value],
-                                 EventKind::kAgentStep, e.agent);
+        schedule_step(e.agent, swarm_.sim().now() + config_.compute_time[e.agent.value]);
         return;
       }
       DLSIM_CHECK(e.kind() == EventKind::kAgentStep, "unexpected event kind {}",
                   static_cast<int>(e.kind()));
+      if (partitioned_) return step_in_window(e);
       step(agents_[e.agent.value]);
-      if (checkpoint_due_) {  // between two events: the state is whole
-        checkpoint_due_ = false;
-        // Pending gradients first (each depends only on its agent's x and streams, so computing
-        // it now or at the agent's next step is the same): the checkpoint then holds every
-        // started agent's gradient and its learner past it, rather than which are to come.
-        compute_pending_gradients();
-        timed(config_.timings, nullptr, &outside_events_s_, [&] {
-          config_.checkpoints->write(completed_, [&](AgentArchive& ar) { archive(ar); });
-        });
-      }
-    });
+      if (checkpoint_due_) write_checkpoint();  // between two events: the state is whole
+    }, SimTime::max(), partitioned_ ? this : nullptr);
     // The event loop's own time: what the gradients, updates, evaluations (timed by the
     // observer) and checkpoints did not take.
     if (config_.timings)
@@ -88,6 +89,9 @@ class AsyncRun {
     if (ar.loading()) {
       if (completed_ != config_.resume_iterations) ar.fail("iterations out of step");
       outcome_.iterations_done = completed_;
+      if (partitioned_)  // the windows' horizon needs every agent's next step
+        for (const Event& e : swarm_.sim().pending_events())
+          if (e.kind() == EventKind::kAgentStep) pending_step_[e.agent.value] = {e.time, e.key};
     }
     for (size_t i = 0; i < agents_.size(); ++i)
       if (computing_[i]) ar.params(agents_[i].g);
@@ -108,9 +112,31 @@ class AsyncRun {
     for (size_t i : batch_) pending_[i] = 0;
   }
 
+  // Pending gradients first (each depends only on its agent's x and streams, so computing it
+  // now or at the agent's next step is the same): the checkpoint then holds every started
+  // agent's gradient and its learner past it, rather than which are to come.
+  void write_checkpoint() {
+    checkpoint_due_ = false;
+    compute_pending_gradients();
+    timed(config_.timings, nullptr, &outside_events_s_, [&] {
+      config_.checkpoints->write(completed_, [&](AgentArchive& ar) { archive(ar); });
+    });
+  }
+
+  void schedule_step(AgentId a, SimTime at) {
+    const uint64_t id = swarm_.sim().schedule_at(at, EventKind::kAgentStep, a);
+    if (partitioned_)
+      pending_step_[a.value] = EventBound{at, (id << 8) | static_cast<uint64_t>(EventKind::kAgentStep)};
+  }
+
   void step(Agent& a) {
+    if (started_[a.id.value] && !finish_iteration(a)) return;
+    begin_iteration(a);
+  }
+
+  // Starts the agent's next iteration: decides, sends, and schedules the step that ends it.
+  void begin_iteration(Agent& a) {
     const uint32_t i = a.id.value;
-    if (started_[i] && !finish_iteration(a)) return;
     started_[i] = 1;
     // Churn: an agent offline at its iteration's start lets the iteration pass without a step
     // (its clock still advances by its compute time, as a sync round does).
@@ -123,15 +149,25 @@ class AsyncRun {
     // A full send buffer in "block" mode holds the agent before it computes its next step
     // (under maxmin until a kSenderReady event: ready_at() is then SimTime::max()).
     const SimTime ready = swarm_.ready_at(a.id);
-    if (ready != SimTime::max())
-      swarm_.sim().schedule_at(ready + config_.compute_time[i], EventKind::kAgentStep, a.id);
+    if (ready != SimTime::max()) schedule_step(a.id, ready + config_.compute_time[i]);
   }
 
   // Applies iteration k's update; false when the agent has finished or the run must stop.
   bool finish_iteration(Agent& a) {
+    if (!apply_update(a)) return false;
+    if (!advance_completed()) return false;
+    return a.iteration < config_.iterations;
+  }
+
+  // The update of the agent's iteration; false (the run stopped) when its loss was not finite.
+  bool apply_update(Agent& a) {
     if (pending_[a.id.value]) compute_pending_gradients();
     if (!std::isfinite(a.loss)) {
-      outcome_ = *check_losses(std::span<const Agent>(&a, 1), completed_);
+      const RunOutcome diverged = *check_losses(std::span<const Agent>(&a, 1), completed_);
+      // Partitioned, other partitions may find another in the same window: the earliest wins.
+      if (outcome_.status != RunStatus::kDiverged || swarm_.sim().now() < diverged_at_)
+        outcome_ = diverged;
+      diverged_at_ = std::min(diverged_at_, swarm_.sim().now());
       swarm_.sim().stop();
       return false;
     }
@@ -143,11 +179,18 @@ class AsyncRun {
         swarm_.algorithm().update(a);
       });
     if (a.iteration++ == completed_) --at_minimum_;
+    return true;
+  }
+
+  // Once the slowest agent has finished an iteration: the observer, checkpoints, the end of the
+  // run. False when the run must stop.
+  bool advance_completed() {
     while (at_minimum_ == 0 && completed_ < config_.iterations) {
       // The slowest agent finished iteration completed_: count who is at the new minimum.
       outcome_.iterations_done = ++completed_;
       at_minimum_ = static_cast<size_t>(std::count_if(
           agents_.begin(), agents_.end(), [&](const Agent& b) { return b.iteration == completed_; }));
+      horizon_stale_ = true;
       bool go_on = true;
       timed(config_.timings, nullptr, &outside_events_s_,
             [&] { go_on = observer_.on_iterations_done(completed_); });
@@ -159,8 +202,63 @@ class AsyncRun {
           config_.checkpoints->due(completed_))
         checkpoint_due_ = true;
     }
-    if (completed_ == config_.iterations) swarm_.sim().stop();  // the last agent finished
-    return a.iteration < config_.iterations;
+    if (completed_ == config_.iterations) {  // the last agent finished
+      swarm_.sim().stop();
+      return false;
+    }
+    return true;
+  }
+
+  // A step event of a partitioned run: as step(), but the horizon's step leaves what follows
+  // its update to window_done().
+  void step_in_window(const Event& e) {
+    Agent& a = agents_[e.agent.value];
+    const bool lagging = a.iteration == completed_;
+    const bool horizon = e.time == horizon_.time && e.key == horizon_.key;
+    if (lagging && (horizon || !started_[a.id.value])) horizon_stale_ = true;
+    if (started_[a.id.value]) {
+      if (!apply_update(a)) return;
+      if (horizon) {
+        deferred_ = e;
+        return;
+      }
+      if (a.iteration >= config_.iterations) return;
+    }
+    begin_iteration(a);
+  }
+
+  // The latest pending step of the agents at the minimum iteration: the step after which the
+  // slowest agent has finished comes no sooner (header comment).
+  EventBound horizon() override {
+    if (!horizon_stale_) return horizon_;
+    horizon_stale_ = false;
+    horizon_ = EventBound{SimTime{}, 0};
+    bool any = false;
+    for (const Agent& a : agents_) {
+      if (a.iteration != completed_) continue;
+      const EventBound& b = pending_step_[a.id.value];
+      if (!any || b.time > horizon_.time || (b.time == horizon_.time && b.key > horizon_.key))
+        horizon_ = b;
+      any = true;
+    }
+    if (!any) horizon_ = EventBound{};
+    return horizon_;
+  }
+
+  bool window_done() override {
+    if (!deferred_) {
+      DLSIM_CHECK(at_minimum_ != 0, "the slowest agent finished away from the horizon");
+      return true;
+    }
+    const Event e = *deferred_;
+    deferred_.reset();
+    if (!advance_completed()) return false;
+    Agent& a = agents_[e.agent.value];
+    swarm_.sim().continue_handling(e, [&] {
+      if (a.iteration < config_.iterations) begin_iteration(a);
+    });
+    if (checkpoint_due_) write_checkpoint();
+    return true;
   }
 
   Swarm& swarm_;
@@ -175,6 +273,13 @@ class AsyncRun {
   std::vector<size_t> batch_;
   int64_t completed_ = 0;
   bool checkpoint_due_ = false;  // write one once the event being handled is done
+  // Partitioned runs only:
+  const bool partitioned_;
+  std::vector<EventBound> pending_step_;  // per agent: its next step event
+  EventBound horizon_;                    // the windows' bound, while !horizon_stale_
+  bool horizon_stale_ = true;
+  std::optional<Event> deferred_;         // the horizon's step, its handling not finished
+  SimTime diverged_at_ = SimTime::max();  // the earliest non-finite loss found
   double outside_events_s_ = 0;  // wall time of the loop spent outside the event handling
   RunOutcome outcome_;
 };

@@ -24,8 +24,9 @@ constexpr char kMagic[8] = {'D', 'L', 'S', 'I', 'M', 'C', 'K', 'P'};
 // 2: per-tensor send counts; 3: the network saved as wires, messages, then its transport;
 // 4: a message's algorithm-owned content as one tagged payload (AgentArchive::payload);
 // 5: events ordered by origin: the simulator saves each origin's counter and each node's
-// fingerprint instead of one sequence counter and one fingerprint
-constexpr uint32_t kFormat = 5;
+// fingerprint instead of one sequence counter and one fingerprint; 6: send buffers count the
+// bytes waiting per sender
+constexpr uint32_t kFormat = 6;
 // Section tags: a reader out of step with the writer stops at the next one.
 constexpr uint32_t kRunPart = 0x52554e31, kSimPart = 0x53494d31, kNetworkPart = 0x4e455431,
                    kMessagesPart = 0x4d534731, kAgentsPart = 0x41474e31,

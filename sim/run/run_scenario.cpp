@@ -13,6 +13,7 @@
 #include "sim/metrics/summary.hpp"
 #include "sim/run/driver.hpp"
 #include "sim/run/learning_suspect.hpp"
+#include "sim/run/virtual_ranks.hpp"
 #include "sim/scenario/algorithm_json.hpp"
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/run_plan.hpp"
@@ -255,6 +256,8 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   world->network->set_listener(comm);
   Swarm swarm(world->sim, *world->network, *world->algorithm, world->agents, comm);
   swarm.set_churn(world->churn.get());
+  if (options.virtual_ranks != 1)
+    world->sim.partition(plan_partitions(*world, options.virtual_ranks));
   Resumed resumed;
   int64_t resumes = 0;
   if (resuming) {
@@ -302,6 +305,8 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
     facts.warnings.push_back(*overload);
   }
   facts.checkpoints = checkpoints.stats();
+  facts.ranks = world->sim.partitions();
+  facts.virtual_ranks = options.virtual_ranks != 1;
   report.summary = make_summary(facts, comm, points.last());
   folder.write_text("summary.json", report.summary.dump(2) + "\n");
   remove_checkpoint(folder.staging());

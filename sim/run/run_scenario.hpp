@@ -32,6 +32,9 @@ struct RunOptions {
   /// Replaces the scenario's trigger rule (TriggerDecider, sim/agents/trigger.hpp; not owned).
   /// InputError naming /algorithm/kind when the algorithm computes no drift for it.
   TriggerDecider* trigger = nullptr;
+  /// > 1: the agents run as this many partitions in windows, as MPI ranks would, in this one
+  /// process (sim/run/virtual_ranks.hpp); the results must be those of 1.
+  uint32_t virtual_ranks = 1;
 };
 
 struct RunReport {

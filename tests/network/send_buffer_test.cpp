@@ -20,7 +20,7 @@ struct BufferCounts final : SignalListener {
   void message_discarded(const MessageSignal&, BufferDiscard why) override {
     ++(why == BufferDiscard::kSuperseded ? superseded : dropped);
   }
-  void send_buffers_hold(SimTime, uint64_t bytes) override {
+  void send_buffers_hold(AgentId, SimTime, uint64_t bytes) override {
     peak_queued = std::max(peak_queued, bytes);
   }
   void link_overloaded(const LinkOverload& o) override { overloads.push_back(o); }
@@ -160,6 +160,22 @@ TEST_CASE("an uplink is the first serialiser: its waiting messages count, across
   CHECK(counts.sent == 3);
   CHECK(counts.superseded == 3);
   CHECK(counts.peak_queued == 2000);
+}
+
+TEST_CASE("the peak of waiting bytes is one sender's, not the network's sum") {
+  // Leaves 1 and 2 each offer two 1,000 B messages to the hub through a 1 Mbit/s uplink: each
+  // leaves one waiting. 1,000 B each, 2,000 B in the network at once; the peak is per sender,
+  // so that it does not depend on how a run is partitioned (docs/partitioned-runs.md).
+  Simulator sim(1);
+  NetworkConfig c = bounded(2, WhenFull::kCoalesce);
+  c.nic_uplink_bps = kMbps;
+  Network net(star(2, SimTime::from_ms(1), kGbps), c, 1);
+  BufferCounts counts;
+  net.set_listener(counts);
+  for (uint32_t leaf = 1; leaf <= 2; ++leaf)
+    for (int i = 0; i < 2; ++i) net.offer(sim, AgentId{leaf}, AgentId{0}, 1000, Buffering::kLatestValue);
+  CHECK(counts.sent == 4);
+  CHECK(counts.peak_queued == 1000);
 }
 
 TEST_CASE("a link offered more than it carries for a second is reported once, with its load") {

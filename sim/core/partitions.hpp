@@ -1,0 +1,55 @@
+// A run's nodes split into partitions that advance in windows (docs/partitioned-runs.md): what
+// the Simulator needs to run them (Simulator::partition), and what a driver gives it to stop
+// every partition at one event of the one-process order. In one process ("virtual ranks") the
+// partitions take turns within each window; over MPI each rank would hold one.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/time.hpp"
+
+namespace dlsim {
+
+struct Partitions {
+  /// Per network node (agents, then any service node): its partition, 0..count-1.
+  std::vector<uint32_t> of_node;
+  uint32_t count = 1;
+  /// > 0: no event one partition's handler schedules for another partition's node comes sooner
+  /// than this after the handler's time (the smallest latency of a link between partitions).
+  SimTime lookahead;
+};
+
+/// Contiguous blocks of nodes: node i of n goes to partition i * count / n, so the blocks'
+/// sizes differ by at most one.
+inline Partitions contiguous_partitions(uint32_t nodes, uint32_t count, SimTime lookahead) {
+  Partitions p;
+  p.count = count;
+  p.lookahead = lookahead;
+  p.of_node.resize(nodes);
+  for (uint32_t i = 0; i < nodes; ++i)
+    p.of_node[i] = static_cast<uint32_t>(uint64_t{i} * count / nodes);
+  return p;
+}
+
+/// A place in the events' order (time, then key: event.hpp). No event after it runs in a window.
+struct EventBound {
+  SimTime time = SimTime::max();
+  uint64_t key = UINT64_MAX;
+};
+
+/// A driver's say in a partitioned run's windows (Simulator::run). Unused with one partition,
+/// where the driver acts inside the handler of the event it waits for.
+class WindowControl {
+ public:
+  virtual ~WindowControl() = default;
+  /// Asked before each window: the last event any partition may run in it. A driver that must
+  /// look at every node's state right after some event E (an evaluation after the slowest
+  /// agent's step) bounds the windows by a lower bound of E, so that no partition runs past it.
+  virtual EventBound horizon() = 0;
+  /// Called after each window, every partition's events up to the window's end (or the horizon)
+  /// having run; false: run() returns.
+  virtual bool window_done() = 0;
+};
+
+}  // namespace dlsim

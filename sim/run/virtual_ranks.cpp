@@ -1,0 +1,85 @@
+#include "sim/run/virtual_ranks.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <string_view>
+
+#include "sim/agents/round_hooks.hpp"
+#include "sim/core/error.hpp"
+#include "sim/scenario/underlay.hpp"
+
+namespace dlsim {
+namespace {
+
+// Why each is refused: docs/partitioned-runs.md, design point 6.
+void refuse_what_needs_one_view(const World& world, uint32_t ranks) {
+  const ScenarioSpec& spec = world.spec;
+  auto refuse = [&](std::string_view key, std::string_view why) {
+    throw InputError(fmt::format("{}: {}: {} (a run over {} ranks)", spec.file, key, why, ranks));
+  };
+  if (spec.network.sharing == Sharing::kMaxMin)
+    refuse("/network/sharing",
+           "\"maxmin\" cannot be partitioned yet: a flow's rate depends on every flow on its "
+           "route, wherever its sender is");
+  if (spec.network.failures.kind != FailureKind::kNone)
+    refuse("/network/failures",
+           "link failures cannot be partitioned yet: the links' states follow one clock");
+  if (world.network->graph().node_count() > world.agents.size())
+    refuse("/algorithm/kind", fmt::format("\"{}\" has a service node, which cannot be "
+                                          "partitioned yet", spec.algorithm.name()));
+  if (const auto* hooks = dynamic_cast<const RoundHooks*>(world.algorithm.get());
+      hooks && hooks->collective())
+    refuse("/algorithm/kind", fmt::format("\"{}\" is a collective, which cannot be partitioned "
+                                          "yet", spec.algorithm.name()));
+  if (spec.churn && spec.churn->rejoin == Rejoin::kPull && spec.time.mode == TimeMode::kAsync)
+    refuse("/churn/rejoin",
+           "\"pull\" in async mode cannot be partitioned yet: a returning agent reads its "
+           "neighbour's model at its own time, which another rank has not reached");
+}
+
+}  // namespace
+
+Partitions plan_partitions(const World& world, uint32_t ranks) {
+  const auto agents = static_cast<uint32_t>(world.agents.size());
+  if (ranks == 0 || ranks > agents)
+    throw InputError(fmt::format("{}: --virtual-ranks {}: between 1 and the {} agents",
+                                 world.spec.file, ranks, agents));
+  refuse_what_needs_one_view(world, ranks);
+  const Network& network = *world.network;
+  const uint32_t nodes = network.graph().node_count();
+  Partitions p = contiguous_partitions(agents, ranks, SimTime::max());
+  p.of_node.resize(nodes, ranks - 1);
+  if (ranks == 1) return p;
+  // Every crossing link (both directions are the same edge, with one latency each way).
+  const auto& graph = network.graph();
+  uint32_t from = 0, to = 0;
+  if (const std::optional<LinkSpec> underlay = implicit_complete_underlay(world.spec)) {
+    p.lookahead = underlay->latency;
+    from = 0;
+    to = nodes - 1;
+  } else {
+    for (uint32_t u = 0; u < nodes; ++u)
+      for (uint32_t v : graph.neighbors(u)) {
+        if (p.of_node[u] == p.of_node[v]) continue;
+        const SimTime latency = network.link(network.link_between(AgentId{u}, AgentId{v})).latency();
+        if (latency < p.lookahead) {
+          p.lookahead = latency;
+          from = u;
+          to = v;
+        }
+      }
+  }
+  if (p.lookahead == SimTime::max())  // no link crosses: the partitions never meet
+    p.lookahead = SimTime{1'000'000'000'000'000'000};
+  if (p.lookahead <= SimTime{})
+    throw InputError(fmt::format(
+        "{}: /network/latency: the link from node {} to node {} joins two ranks with zero "
+        "latency, so no rank could run ahead of another (a run over {} ranks needs a latency "
+        "> 0 on every link between them)",
+        world.spec.file, from, to, ranks));
+  return p;
+}
+
+}  // namespace dlsim

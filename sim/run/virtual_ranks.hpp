@@ -1,0 +1,21 @@
+// Virtual ranks (docs/partitioned-runs.md, slice (b)): one process runs a scenario's agents as R
+// partitions advancing in windows, as R MPI ranks would, so that whatever depends on which
+// partition holds whom shows as a fingerprint that differs from R = 1's. Here: which scenarios
+// can be partitioned, and the partitions with their lookahead.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/core/partitions.hpp"
+#include "sim/scenario/world.hpp"
+
+namespace dlsim {
+
+/// The agents of `world` in `ranks` contiguous blocks (a service node, if any, with the last),
+/// and the lookahead: the smallest latency of a physical link whose ends lie in two blocks.
+/// InputError, naming the scenario's file and key, for what a partitioned run cannot do yet
+/// (max-min sharing, link failures, a service node or a collective, async rejoin pulls), for a
+/// zero lookahead and for more ranks than agents.
+Partitions plan_partitions(const World& world, uint32_t ranks);
+
+}  // namespace dlsim
