@@ -4,6 +4,7 @@
 // this file decides which models they are computed from (the attacker's knowledge).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -40,6 +41,13 @@ struct ByzantineSpec {
 
   /// Whether the attack replaces messages (every kind but label_flip, which is data-side).
   bool crafts_messages() const { return attack.kind != AttackKind::kLabelFlip; }
+  /// Whether `agent` mixes what it receives with the plain mean instead of the algorithm's
+  /// aggregation rule: a Byzantine agent whose attack crafts messages. The rule is the honest
+  /// agents' defence, so only their neighbourhoods must fit it; label flippers follow the
+  /// honest protocol, rule included.
+  bool mixes_with_mean(uint32_t agent) const {
+    return crafts_messages() && std::binary_search(agents.begin(), agents.end(), agent);
+  }
 };
 
 /// `count` distinct agents of `agents`, drawn from the stream (seed, "byzantine", 0), sorted.
@@ -58,6 +66,7 @@ class ByzantineSender {
   /// seed: the scenario's; gaussian draws from (seed, "byzantine attack", agent).
   ByzantineSender(ByzantineSpec spec, uint64_t seed) : spec_(std::move(spec)), seed_(seed) {}
 
+  const ByzantineSpec& spec() const { return spec_; }
   bool is_byzantine(uint32_t agent) const { return mask_[agent] != 0; }
   /// Sizes every workspace for `overlay`'s largest neighbourhood; keeps `agents` (omniscient
   /// knowledge reads their current models). The agents outlive this object.

@@ -32,10 +32,10 @@ void Dpsgd::start(std::span<Agent> agents) {
   }
   if (aggregation_.kind == AggregationKind::kMean) return;  // today's path, no workspace
   for (const Agent& a : agents) {
-    // The rule is the honest agents' defence: an agent that crafts its messages mixes what it
-    // receives with the mean (its own model feeds only sign_flip and gaussian), so a Byzantine
-    // agent with one neighbour does not make a rule too large for the graph.
-    if (byzantine_ && byzantine_->is_byzantine(a.id.value)) continue;
+    // A Byzantine agent that crafts its messages mixes with the mean (its own model feeds only
+    // sign_flip and gaussian), so one with a single neighbour does not make a rule too large
+    // for the graph.
+    if (byzantine_ && byzantine_->spec().mixes_with_mean(a.id.value)) continue;
     const size_t sources = overlay_.sources(a.id.value).size();
     DLSIM_CHECK(refusal(aggregation_, sources + 1).empty(), "{}",
                 refusal(aggregation_, sources + 1));

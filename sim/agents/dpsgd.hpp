@@ -48,9 +48,11 @@ class Dpsgd final : public Algorithm {
         int64_t iterations = 0);
 
   const Overlay& overlay() const { return overlay_; }
-  /// The Byzantine agents that send crafted vectors (spec.crafts_messages()); before start().
+  /// The scenario's Byzantine agents; before start(). When their attack crafts messages
+  /// (spec.crafts_messages()) they send crafted vectors and mix with the mean
+  /// (spec.mixes_with_mean()); a label_flip attack is data-side and changes nothing here.
   void set_byzantine(const ByzantineSpec& spec, uint64_t seed) {
-    byzantine_ = std::make_unique<ByzantineSender>(spec, seed);
+    if (spec.crafts_messages()) byzantine_ = std::make_unique<ByzantineSender>(spec, seed);
   }
 
   void start(std::span<Agent> agents) override;

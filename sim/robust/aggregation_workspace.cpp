@@ -24,6 +24,15 @@ std::span<std::span<const float>> AggregationWorkspace::views(size_t count) {
   return std::span(views_).first(count);
 }
 
+const SelectionNetwork& AggregationWorkspace::selection_network(size_t n, size_t first,
+                                                                size_t last) {
+  for (const std::optional<SelectionNetwork>& net : networks_)
+    if (net && net->inputs() == n && net->first() == first && net->last() == last) return *net;
+  std::optional<SelectionNetwork>& slot = networks_[next_network_];
+  next_network_ = (next_network_ + 1) % kCachedNetworks;
+  return slot.emplace(n, first, last);
+}
+
 namespace {
 bool overlaps(std::span<const float> a, std::span<const float> b) {
   // std::less gives a total order on pointers even across unrelated arrays.

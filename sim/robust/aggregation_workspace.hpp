@@ -3,10 +3,14 @@
 // rule allocates per call (docs/algorithms.md, "Robust aggregation").
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
+
+#include "sim/robust/selection_network.hpp"
 
 namespace dlsim {
 
@@ -40,13 +44,23 @@ class AggregationWorkspace {
   std::span<double> distances() { return distances_; }      // (n, n) row-major, squared
   std::span<double> row() { return row_; }                  // one row of distances, reordered
 
+  /// The selection network for ranks [first, last] of n values (median, trimmed mean), built
+  /// on first use and kept in place: the last kCachedNetworks distinct (n, first, last) are
+  /// held, so a neighbourhood that keeps its size builds once and a new size costs one build,
+  /// never an allocation. Valid until the next call.
+  const SelectionNetwork& selection_network(size_t n, size_t first, size_t last);
+
  private:
+  static constexpr size_t kCachedNetworks = 4;
+
   size_t dimension_;
   size_t max_neighbours_;
   std::vector<std::span<const float>> views_;
   std::vector<float> column_;
   std::vector<double> per_member_, per_member2_, distances_, row_;
   std::vector<uint32_t> order_;
+  std::array<std::optional<SelectionNetwork>, kCachedNetworks> networks_;
+  size_t next_network_ = 0;  // the slot a new key takes, round robin
 };
 
 /// Throws InvariantError unless `in` fits `ws` (dimension, neighbour count, parallel weights)

@@ -1,8 +1,9 @@
 // Coordinate-wise median and trimmed mean over {x_i} + {x_j} (Yin et al. 2018). Up to
 // SelectionNetwork::kMaxInputs members, tiles of kTileLanes coordinates go through a selection
-// network (selection_network.hpp); beyond, each coordinate is selected or sorted on its own. The
-// chosen ranks hold unique values whatever the path, and the trimmed mean sums its kept values in
-// ascending order, so the result does not depend on the path or the std library either.
+// network (selection_network.hpp; the workspace builds it once per size); beyond, each coordinate
+// is selected or sorted on its own. The chosen ranks hold unique values whatever the path, and the
+// trimmed mean sums its kept values in ascending order, so the result does not depend on the path
+// or the std library either.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -80,7 +81,7 @@ void coordinate_median(const Neighbourhood& in, std::span<float> out, Aggregatio
   check_fits(in, out, ws);
   const size_t n = in.others.size() + 1;
   if (n <= SelectionNetwork::kMaxInputs) {
-    const SelectionNetwork net(n, (n - 1) / 2, n / 2);
+    const SelectionNetwork& net = ws.selection_network(n, (n - 1) / 2, n / 2);
     by_tiles(in, net, [&](std::span<const TileRow> rows, size_t e0, size_t count) {
       const TileRow& upper = rows[n / 2];
       const TileRow& lower = rows[(n - 1) / 2];
@@ -112,7 +113,7 @@ void trimmed_mean(const Neighbourhood& in, uint32_t b, std::span<float> out,
   const size_t first_kept = b, end_kept = n - b;  // ranks kept: [b, n - b)
   const double kept = static_cast<double>(end_kept - first_kept);
   if (n <= SelectionNetwork::kMaxInputs) {
-    const SelectionNetwork net(n, first_kept, end_kept - 1);
+    const SelectionNetwork& net = ws.selection_network(n, first_kept, end_kept - 1);
     by_tiles(in, net, [&](std::span<const TileRow> rows, size_t e0, size_t count) {
       std::array<double, kTileLanes> sum{};
       for (size_t r = first_kept; r < end_kept; ++r)

@@ -6,7 +6,8 @@
 
 namespace dlsim {
 
-SelectionNetwork::SelectionNetwork(size_t n, size_t first, size_t last) : n_(n) {
+SelectionNetwork::SelectionNetwork(size_t n, size_t first, size_t last)
+    : n_(n), first_(first), last_(last) {
   DLSIM_CHECK(n >= 1 && n <= kMaxInputs && first <= last && last < n,
               "a selection network for ranks [{}, {}] of {} values", first, last, n);
   // Batcher's odd-even merge sort for any n (Knuth, TAOCP vol. 3, 5.3.4, algorithm M): the

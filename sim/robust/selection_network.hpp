@@ -32,6 +32,8 @@ class SelectionNetwork {
   SelectionNetwork(size_t n, size_t first, size_t last);
 
   size_t inputs() const { return n_; }
+  size_t first() const { return first_; }
+  size_t last() const { return last_; }
   std::span<const Comparator> comparators() const { return std::span(list_).first(size_); }
 
   /// Runs the network on every lane of `rows` (at least inputs() rows): each lane's chosen ranks
@@ -41,7 +43,7 @@ class SelectionNetwork {
 
  private:
   static constexpr size_t kMaxComparators = 191;  // Batcher's network for 32 inputs
-  size_t n_;
+  size_t n_, first_, last_;
   std::array<Comparator, kMaxComparators> list_{};
   size_t size_ = 0;
 };

@@ -10,6 +10,7 @@
 #include "algorithm_harness.hpp"
 #include "graphs.hpp"
 #include "sim/agents/dpsgd.hpp"
+#include "sim/core/error.hpp"
 
 using namespace dlsim;
 using namespace dlsim::testing;
@@ -79,6 +80,27 @@ TEST_CASE("Byzantine agents that craft their messages mix with the mean, honest 
   CHECK(agents[0].x[0] == doctest::Approx(1.3));
   CHECK(agents[1].x[0] == doctest::Approx(-0.3));
   CHECK(agents[2].x[0] == doctest::Approx(6.1));
+}
+
+TEST_CASE("Byzantine label flippers apply the robust rule like honest agents") {
+  // The same line and rule as above, but label_flip crafts nothing: the ends mix by the rule
+  // too, and their 2 models are too few for the trimmed mean.
+  AggregationSpec trimmed;
+  trimmed.kind = AggregationKind::kTrimmedMean;
+  trimmed.trim = 1;
+  ByzantineSpec ends;
+  ends.agents = {0, 2};
+  ends.attack.kind = AttackKind::kLabelFlip;
+  CHECK_FALSE(ends.mixes_with_mean(0));
+  Dpsgd alg = with_rule(trimmed, MixingOrder::kCombineThenAdapt);
+  alg.set_byzantine(ends, 5);
+  auto agents = three_agents();
+  CHECK_THROWS_WITH_AS(alg.start(agents), doctest::Contains("trimmed_mean drops 2b = 2"),
+                       InvariantError);
+  ends.attack.kind = AttackKind::kSignFlip;
+  CHECK(ends.mixes_with_mean(0));
+  CHECK(ends.mixes_with_mean(2));
+  CHECK_FALSE(ends.mixes_with_mean(1));
 }
 
 TEST_CASE("D-PSGD adapt-then-combine applies the robust rule to the stepped models") {

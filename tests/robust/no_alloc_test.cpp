@@ -61,4 +61,14 @@ TEST_CASE("every robust rule and attack allocates nothing once its workspace is 
   };
   all();  // nothing to warm up, but the same shape as the models test
   CHECK(allocations_during(all) == 0);
+  // A neighbourhood whose size changes builds new selection networks in the workspace, in place.
+  CHECK(allocations_during([&] {
+          for (const size_t k : {2, 5, 3, 4, 6, 2}) {
+            Neighbourhood in = h.in();
+            in.others = in.others.first(k);
+            in.weights = in.weights.first(k);
+            coordinate_median(in, h.out, h.ws);
+            trimmed_mean(in, 1, h.out, h.ws);
+          }
+        }) == 0);
 }

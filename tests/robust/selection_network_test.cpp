@@ -1,12 +1,14 @@
 // The median and trimmed mean's fast path (sim/robust/selection_network.hpp) against a plain
 // reference that sorts each coordinate: the networks on every 0-1 input (a comparator network
 // that gets every 0-1 input right gets every input right: Knuth, TAOCP vol. 3, 5.3.4), then the
-// rules on random vectors with ties, both parities, and a dimension that is no multiple of a tile.
+// rules on random vectors with ties, both parities, and a dimension that is no multiple of a tile;
+// last, the networks the workspace keeps across calls whose neighbourhood size changes.
 #include "sim/robust/selection_network.hpp"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <vector>
 
@@ -29,14 +31,13 @@ uint64_t input_bits(uint64_t i, size_t n) {
   return i ^ (i >> 31);
 }
 
-// Runs `net` on the 0-1 inputs numbered [first_input, first_input + count) (input_bits), one per
-// lane, and checks each chosen rank: rank r holds a 1 exactly when r >= the number of zeros.
-int wrong_ranks(const SelectionNetwork& net, size_t first, size_t last, uint64_t first_input,
-                uint64_t count) {
+// Runs `net` on the 0-1 inputs numbered [0, count) (input_bits), one per lane, and checks each
+// chosen rank: rank r holds a 1 exactly when r >= the number of zeros.
+int wrong_ranks(const SelectionNetwork& net, size_t first, size_t last, uint64_t count) {
   const size_t n = net.inputs();
   std::vector<TileRow> rows(n);
   int wrong = 0;
-  for (uint64_t base = first_input; base < first_input + count; base += kTileLanes) {
+  for (uint64_t base = 0; base < count; base += kTileLanes) {
     std::array<size_t, kTileLanes> zeros{};
     for (size_t l = 0; l < kTileLanes; ++l)
       for (size_t k = 0; k < n; ++k) {
@@ -99,13 +100,11 @@ TEST_CASE("a selection network puts its ranks in place on every 0-1 input") {
     CAPTURE(n);
     // All 2^n inputs up to 16 values; 2^16 mixed ones beyond.
     const uint64_t count = n <= 16 ? (uint64_t{1} << n) : (uint64_t{1} << 16);
-    const uint64_t first_input = n <= 16 ? 0 : 0x5bd1e995u;
     // The full sort, the median's ranks and every trimmed mean's.
-    CHECK(wrong_ranks(SelectionNetwork(n, 0, n - 1), 0, n - 1, first_input, count) == 0);
-    CHECK(wrong_ranks(SelectionNetwork(n, (n - 1) / 2, n / 2), (n - 1) / 2, n / 2, first_input,
-                      count) == 0);
+    CHECK(wrong_ranks(SelectionNetwork(n, 0, n - 1), 0, n - 1, count) == 0);
+    CHECK(wrong_ranks(SelectionNetwork(n, (n - 1) / 2, n / 2), (n - 1) / 2, n / 2, count) == 0);
     for (size_t b = 1; 2 * b < n; ++b)
-      CHECK(wrong_ranks(SelectionNetwork(n, b, n - b - 1), b, n - b - 1, first_input, count) == 0);
+      CHECK(wrong_ranks(SelectionNetwork(n, b, n - b - 1), b, n - b - 1, count) == 0);
   }
   // Pruning keeps fewer comparators for the median than for the sort.
   CHECK(SelectionNetwork(9, 4, 4).comparators().size() <
@@ -152,5 +151,51 @@ TEST_CASE("median and trimmed mean name the first non-finite coordinate, on both
                          doctest::Contains("a non-finite value at coordinate 37"), InvariantError);
     CHECK_THROWS_WITH_AS(trimmed_mean(h.in(), 1, h.out, h.ws),
                          doctest::Contains("a non-finite value at coordinate 37"), InvariantError);
+  }
+}
+
+TEST_CASE("the workspace keeps each network it builds and builds a new one for a new size") {
+  AggregationWorkspace ws(4, 12);
+  const SelectionNetwork* median9 = &ws.selection_network(9, 4, 4);
+  const SelectionNetwork* trim9 = &ws.selection_network(9, 1, 7);
+  CHECK(median9 != trim9);
+  // A new key takes the next slot: the same address again means no build.
+  CHECK(&ws.selection_network(9, 4, 4) == median9);
+  CHECK(&ws.selection_network(9, 1, 7) == trim9);
+  // Five more keys evict the first ones; asked again, each is rebuilt as a fresh one.
+  for (size_t n = 2; n <= 6; ++n) ws.selection_network(n, 0, n - 1);
+  const std::array<std::array<size_t, 3>, 3> keys{{{9, 4, 4}, {9, 1, 7}, {6, 0, 5}}};
+  for (const auto& [n, first, last] : keys) {
+    CAPTURE(n);
+    const SelectionNetwork& cached = ws.selection_network(n, first, last);
+    const SelectionNetwork fresh(n, first, last);
+    CHECK(cached.inputs() == n);
+    CHECK(cached.first() == first);
+    CHECK(cached.last() == last);
+    CHECK(std::equal(cached.comparators().begin(), cached.comparators().end(),
+                     fresh.comparators().begin(), fresh.comparators().end(),
+                     [](Comparator a, Comparator b) { return a.lo == b.lo && a.hi == b.hi; }));
+  }
+}
+
+TEST_CASE("one workspace serves neighbourhoods whose size changes between calls") {
+  RandomStream rng(9, "robust-test", 0);
+  const size_t d = kTileLanes + 3;
+  std::vector<std::vector<float>> others;
+  for (size_t j = 0; j < 12; ++j) others.push_back(draw(rng, d));
+  Hood h(draw(rng, d), others);
+  for (const size_t k : {4, 11, 4, 7, 2, 9, 11, 12, 3, 4}) {
+    CAPTURE(k);
+    Hood part(h.own, std::vector<std::vector<float>>(others.begin(), others.begin() + k));
+    Neighbourhood in = h.in();
+    in.others = in.others.first(k);
+    in.weights = in.weights.first(k);
+    // part holds the same k neighbours for the reference; the rules run on h's workspace.
+    CHECK(mismatches(
+              part, [&](std::vector<float>& out) { coordinate_median(in, out, h.ws); },
+              reference_median) == 0);
+    CHECK(mismatches(
+              part, [&](std::vector<float>& out) { trimmed_mean(in, 1, out, h.ws); },
+              [](const std::vector<float>& s) { return reference_trimmed_mean(s, 1); }) == 0);
   }
 }

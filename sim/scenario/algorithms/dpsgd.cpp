@@ -28,22 +28,25 @@ class DpsgdDescriptor final : public DescriptorWith<DpsgdOptions> {
     return {3.0, 0.0, AlgorithmCopies::Sends::kNeighbours};
   }
   // A robust rule must fit the smallest neighbourhood of an agent that applies it (trim,
-  // Krum's 2f + 3): every agent but those that craft their messages (they mix with the mean).
+  // Krum's 2f + 3): every agent but those that mix with the mean (mixes_with_mean, the
+  // predicate Dpsgd::start skips them by).
   void check_aggregation(const World& w) const {
     const AggregationSpec& rule = w.spec.algorithm.aggregation;
     if (rule.kind == AggregationKind::kMean) return;
-    std::vector<uint8_t> crafting(w.graph.node_count(), 0);
-    const bool crafted = w.spec.byzantine && w.spec.byzantine->crafts_messages();
-    if (crafted)
-      for (uint32_t b : w.spec.byzantine->agents) crafting[b] = 1;
+    bool skipped = false;
     uint32_t smallest = w.spec.agents > 1 ? w.graph.node_count() : 0;
-    for (uint32_t i = 0; i < w.graph.node_count(); ++i)
-      if (!crafting[i]) smallest = std::min(smallest, w.graph.degree(i));
+    for (uint32_t i = 0; i < w.graph.node_count(); ++i) {
+      if (w.spec.byzantine && w.spec.byzantine->mixes_with_mean(i)) {
+        skipped = true;
+        continue;
+      }
+      smallest = std::min(smallest, w.graph.degree(i));
+    }
     const std::string why = refusal(rule, size_t{smallest} + 1);
     if (!why.empty())
       throw InputError(fmt::format("{}: /algorithm/aggregation: {} (the graph's smallest "
                                    "neighbourhood{}: degree {})", w.spec.file, why,
-                                   crafted ? " of an honest agent" : "", smallest));
+                                   skipped ? " of an honest agent" : "", smallest));
   }
   std::unique_ptr<Algorithm> build(World& w) const override {
     const auto& d = w.spec.algorithm.options_as<DpsgdOptions>();
@@ -52,8 +55,7 @@ class DpsgdDescriptor final : public DescriptorWith<DpsgdOptions> {
       auto a = std::make_unique<Dpsgd>(make_overlay(w, d.mixing), w.spec.algorithm.compression,
                                        d.order, w.spec.algorithm.aggregation,
                                        w.spec.run.iterations);
-      if (w.spec.byzantine && w.spec.byzantine->crafts_messages())
-        a->set_byzantine(*w.spec.byzantine, w.spec.seed);
+      if (w.spec.byzantine) a->set_byzantine(*w.spec.byzantine, w.spec.seed);
       return a;
     });
   }
