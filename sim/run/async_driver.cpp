@@ -164,11 +164,19 @@ class AsyncRun final : private WindowControl {
     if (pending_[a.id.value]) compute_pending_gradients();
     if (!std::isfinite(a.loss)) {
       const RunOutcome diverged = *check_losses(std::span<const Agent>(&a, 1), completed_);
-      // Partitioned, other partitions may find another in the same window: the earliest wins.
-      if (outcome_.status != RunStatus::kDiverged || swarm_.sim().now() < diverged_at_)
+      if (!partitioned_) {
         outcome_ = diverged;
-      diverged_at_ = std::min(diverged_at_, swarm_.sim().now());
-      swarm_.sim().stop();
+        swarm_.sim().stop();
+        return false;
+      }
+      // The partitions run the window to its end, and the earliest non-finite loss in it is
+      // one process's first: later windows hold only later events (window_done ends the run).
+      const Event& e = *handling_;
+      if (outcome_.status != RunStatus::kDiverged || e.time < diverged_at_.time ||
+          (e.time == diverged_at_.time && e.key < diverged_at_.key)) {
+        outcome_ = diverged;
+        diverged_at_ = EventBound{e.time, e.key};
+      }
       return false;
     }
     // Adapt-then-combine steps and copies what it sends in after_gradient(); the copy leaves
@@ -212,6 +220,7 @@ class AsyncRun final : private WindowControl {
   // A step event of a partitioned run: as step(), but the horizon's step leaves what follows
   // its update to window_done().
   void step_in_window(const Event& e) {
+    handling_ = &e;
     Agent& a = agents_[e.agent.value];
     const bool lagging = a.iteration == completed_;
     const bool horizon = e.time == horizon_.time && e.key == horizon_.key;
@@ -246,6 +255,7 @@ class AsyncRun final : private WindowControl {
   }
 
   bool window_done() override {
+    if (outcome_.status == RunStatus::kDiverged) return false;
     if (!deferred_) {
       DLSIM_CHECK(at_minimum_ != 0, "the slowest agent finished away from the horizon");
       return true;
@@ -279,7 +289,8 @@ class AsyncRun final : private WindowControl {
   EventBound horizon_;                    // the windows' bound, while !horizon_stale_
   bool horizon_stale_ = true;
   std::optional<Event> deferred_;         // the horizon's step, its handling not finished
-  SimTime diverged_at_ = SimTime::max();  // the earliest non-finite loss found
+  EventBound diverged_at_;                // the earliest non-finite loss found
+  const Event* handling_ = nullptr;       // the step event being handled
   double outside_events_s_ = 0;  // wall time of the loop spent outside the event handling
   RunOutcome outcome_;
 };

@@ -155,3 +155,24 @@ TEST_CASE("virtual ranks: an async run checkpointed over 2 ranks resumes over 3 
   CHECK(resumed.summary["fingerprint"] == whole.summary["fingerprint"]);
   CHECK(resumed.metrics == whole.metrics);
 }
+
+TEST_CASE("virtual ranks: a diverged async run names one process's agent and iteration") {
+  // A step size 300 times the smoke scenario's: some agent's loss becomes non-finite. The
+  // partitions finish the window they are in (so the fingerprint may differ), and the earliest
+  // non-finite loss of that window is the one one process stops at.
+  const std::vector<std::string> sets{kAsync, "/algorithm/a=30",
+                                      R"(/time/compute/heterogeneity={"min":1,"max":3})"};
+  std::vector<json> diverged;
+  for (unsigned ranks : {1u, 2u, 3u}) {
+    const std::string out = scratch("diverged");
+    std::vector<std::string> args{"run", kQuadratic, "-o", out, "--quiet", "--virtual-ranks",
+                                  std::to_string(ranks)};
+    for (const std::string& s : sets) args.insert(args.end(), {"--set", s});
+    const auto r = run_dlsim(args);
+    CHECK(r.code == 3);
+    diverged.push_back(dlsim::testing::summary(out)["diverged"]);
+  }
+  CHECK(diverged[0]["agent"] == 2);
+  CHECK(diverged[1] == diverged[0]);
+  CHECK(diverged[2] == diverged[0]);
+}
