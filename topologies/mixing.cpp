@@ -16,13 +16,15 @@ std::string_view to_string(MixingRule rule) {
       return "max_degree";
     case MixingRule::kUniform:
       return "uniform";
+    case MixingRule::kLazyMetropolisHastings:
+      return "lazy_metropolis_hastings";
   }
   return "?";
 }
 
 std::optional<MixingRule> mixing_rule_from_string(std::string_view name) {
-  for (MixingRule r :
-       {MixingRule::kMetropolisHastings, MixingRule::kMaxDegree, MixingRule::kUniform})
+  for (MixingRule r : {MixingRule::kMetropolisHastings, MixingRule::kMaxDegree,
+                       MixingRule::kUniform, MixingRule::kLazyMetropolisHastings})
     if (to_string(r) == name) return r;
   return std::nullopt;
 }
@@ -45,10 +47,9 @@ MixingWeights::MixingWeights(const Graph& graph, MixingRule rule) {
     double sum = 0;
     for (uint32_t j : graph.neighbors(i)) {
       // Boyd, Diaconis and Xiao (2004): these rules give symmetric W with rows summing to 1.
-      const uint32_t d = rule == MixingRule::kMetropolisHastings
-                             ? std::max(graph.degree(i), graph.degree(j))
-                         : rule == MixingRule::kMaxDegree ? max_deg
-                                                          : graph.degree(i);
+      const uint32_t d = rule == MixingRule::kMaxDegree ? max_deg
+                         : rule == MixingRule::kUniform ? graph.degree(i)
+                                                        : std::max(graph.degree(i), graph.degree(j));
       const double w = 1.0 / (1.0 + d);
       neighbors_.push_back(j);
       weights_.push_back(w);
@@ -56,6 +57,14 @@ MixingWeights::MixingWeights(const Graph& graph, MixingRule rule) {
     }
     self_[i] = 1.0 - sum;
     offsets_.push_back(static_cast<uint32_t>(neighbors_.size()));
+  }
+  if (rule == MixingRule::kLazyMetropolisHastings && n > 0) {
+    // He, Karimireddy and Jaggi's code (MaliciousRing, normalize): every row gains 1 - m on its
+    // diagonal and is divided by 2 - m, so the node with the smallest self-weight keeps half of
+    // its own model and every edge weighs 1 / (2 - m) of Metropolis-Hastings'.
+    const double m = *std::min_element(self_.begin(), self_.end());
+    for (double& w : weights_) w /= 2.0 - m;
+    for (double& s : self_) s = (s + 1.0 - m) / (2.0 - m);
   }
 }
 

@@ -18,9 +18,12 @@ enum class MixingRule {
   kMetropolisHastings,  // W_ij = 1 / (1 + max(deg i, deg j))
   kMaxDegree,           // W_ij = 1 / (1 + max_k deg k)
   kUniform,             // W_ij = 1 / (1 + deg i); regular graphs only
+  // (W_MH + (1 - m) I) / (2 - m), m = the smallest self-weight of W_MH: He, Karimireddy and
+  // Jaggi's normalised weights (every node keeps at least half of its own model)
+  kLazyMetropolisHastings,
 };
 
-/// "metropolis_hastings", "max_degree", "uniform".
+/// "metropolis_hastings", "max_degree", "uniform", "lazy_metropolis_hastings".
 std::string_view to_string(MixingRule rule);
 std::optional<MixingRule> mixing_rule_from_string(std::string_view name);
 

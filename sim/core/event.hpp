@@ -56,6 +56,11 @@ constexpr uint64_t event_key(uint32_t origin, uint32_t counter, EventKind kind) 
          static_cast<uint64_t>(kind);
 }
 
+/// The key of the event whose id (Event::id(), Simulator::schedule_at's result) is `id`.
+constexpr uint64_t key_of_id(uint64_t id, EventKind kind) {
+  return (id << 8) | static_cast<uint64_t>(kind);
+}
+
 /// The queue's order: by time, then by origin, then by the origin's counter. An event scheduled
 /// for the current instant with a smaller key than the one being handled runs after it (it cannot
 /// run in the past), so the order events run in is deterministic but not always this one.

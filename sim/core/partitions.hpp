@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/core/event.hpp"
 #include "sim/core/time.hpp"
 
 namespace dlsim {
@@ -36,6 +37,12 @@ inline Partitions contiguous_partitions(uint32_t nodes, uint32_t count, SimTime 
 struct EventBound {
   SimTime time = SimTime::max();
   uint64_t key = UINT64_MAX;
+
+  static EventBound of(const Event& e) { return EventBound{e.time, e.key}; }
+  /// Earlier in the events' order.
+  friend bool operator<(const EventBound& a, const EventBound& b) {
+    return a.time < b.time || (a.time == b.time && a.key < b.key);
+  }
 };
 
 /// A driver's say in a partitioned run's windows (Simulator::run). Unused with one partition,

@@ -102,72 +102,31 @@ class Simulator {
   }
 
   /// Every pending event that is not stale, in (time, key) order, whatever the partitions.
-  std::vector<Event> pending_events() const {
-    std::vector<Event> events;
-    for (const EventQueue& q : queues_) {
-      std::vector<Event> part = q.pending();
-      events.insert(events.end(), part.begin(), part.end());
-    }
-    std::erase_if(events, [&](const Event& e) { return stale(e); });
-    if (queues_.size() > 1) std::sort(events.begin(), events.end(), runs_before);
-    return events;
-  }
+  std::vector<Event> pending_events() const;
 
   /// Splits the nodes into partitions that run in windows (header comment). Precondition:
   /// nothing has been scheduled or loaded yet, one partition per node of the run, lookahead > 0.
-  void partition(const Partitions& p) {
-    DLSIM_CHECK(pending() == 0 && events_processed_ == 0, "partitioned after events were scheduled");
-    DLSIM_CHECK(p.count >= 1 && p.lookahead > SimTime{}, "{} partitions with a lookahead of {} ns",
-                p.count, p.lookahead.ns);
-    if (p.count == 1) return;
-    partition_of_ = p.of_node;
-    lookahead_ = p.lookahead;
-    queues_ = std::vector<EventQueue>(p.count);
-    clocks_.assign(p.count, now_);
-  }
+  void partition(const Partitions& p);
   uint32_t partitions() const { return static_cast<uint32_t>(queues_.size()); }
 
   /// The clock, the origins' counters, the nodes' fingerprints and every pending event that is
   /// not stale, for checkpoints. Loading replaces them; the seed is the scenario's, checked by
   /// the caller.
-  void archive(StateArchive& ar) {
-    ar.value(now_);
-    ar.vector(counters_);
-    ar.value(events_processed_);
-    std::vector<uint64_t> fingerprints = fingerprints_.values();
-    ar.vector(fingerprints);
-    std::vector<Event> events;
-    if (!ar.loading()) events = pending_events();  // in one order, however partitioned
-    ar.vector(events);
-    if (!ar.loading()) return;
-    if (counters_.size() > kOriginLimit) ar.fail("more origins than an event key holds");
-    fingerprints_ = EventFingerprints::resume_from(fingerprints);
-    for (EventQueue& q : queues_) q.clear();
-    std::fill(clocks_.begin(), clocks_.end(), now_);
-    for (const Event& e : events) {
-      const uint32_t origin = e.origin().value;
-      if (e.time < now_ || origin >= counters_.size() || e.counter() >= counters_[origin])
-        ar.fail("an event outside the saved clock");
-      if (!partition_of_.empty() && e.agent.value >= partition_of_.size())
-        ar.fail("an event for a node the run does not have");
-      queues_[partition_of_.empty() ? 0 : partition_of_[e.agent.value]].push(e);
-    }
-  }
+  void archive(StateArchive& ar);
 
   /// Removes the stale events from the queue now (run() would drop them unseen when it reached
   /// them), for an owner that may leave many behind; the other events keep their order.
-  void drop_stale() {
-    for (EventQueue& q : queues_) {
-      std::vector<Event> events = q.pending();
-      std::erase_if(events, [&](const Event& e) { return stale(e); });
-      q.clear();
-      for (const Event& e : events) q.push(e);
-    }
-  }
+  void drop_stale();
 
   /// Asks run() to return after the event being handled (partitioned: after it, the window's
   /// other partitions left unrun).
-  void stop() { stopped_ = true; }
+  /// A partitioned run's handlers must not call it (the partitions that ran first are past the
+  /// event): a WindowControl ends such a run from window_done().
+  void stop() {
+    DLSIM_CHECK(partition_of_.empty() || handling_ == kNoNode,
+                "stop() from a handler of a partitioned run (node {})", handling_);
+    stopped_ = true;
+  }
 
   /// Runs events in order, calling handler(const Event&) for each, until the queue is empty,
   /// stop() is called, or the next event lies after `until`. Returns the events handled. A
@@ -185,7 +144,8 @@ class Simulator {
       ~Handling() { node = kNoNode; }
     } handling{handling_};
     EventQueue& queue = queues_[0];
-    while (!stopped_ && !queue.empty() && queue.top().time <= until) handle_next(queue, handler, context);
+    while (!stopped_ && !queue.empty() && queue.top().time <= until)
+      handle_next(queue, handler, context);
     context = CheckContext{};
     return events_processed_ - start;
   }
@@ -195,19 +155,27 @@ class Simulator {
   /// what f schedules originates at e's node, as it would have inside the handler.
   template <class F>
   void continue_handling(const Event& e, F&& f) {
-    const uint32_t p = partition_of_.at(e.agent.value);
-    DLSIM_CHECK(clocks_[p] == e.time, "node {}'s handling continued at {} ns, its partition at {} ns",
-                e.agent.value, e.time.ns, clocks_[p].ns);
+    DLSIM_CHECK(e.agent.value < partition_of_.size(), "continued the handling of node {} of {}",
+                e.agent.value, partition_of_.size());
+    const uint32_t p = partition_of_[e.agent.value];
+    DLSIM_CHECK(clocks_[p] == e.time,
+                "node {}'s handling continued at {} ns, its partition at {} ns", e.agent.value,
+                e.time.ns, clocks_[p].ns);
     current_ = p;
     now_ = e.time;
     handling_ = e.agent.value;
+    CheckContext& context = current_check_context();
+    context.time_ns = e.time.ns;
+    context.agent = e.agent.value;
     struct Restore {
       Simulator& s;
+      CheckContext& context;
       ~Restore() {
         s.handling_ = kNoNode;
         s.now_ = s.latest_clock();
+        context = CheckContext{};
       }
-    } restore{*this};
+    } restore{*this, context};
     f();
   }
 
@@ -243,8 +211,8 @@ class Simulator {
         if (!q.empty()) first = std::min(first, q.top().time);
       if (first == SimTime::max() || first > until) break;
       // Exclusive; saturated so that the last window of a run near the end of time still ends.
-      const SimTime end = first.ns > SimTime::max().ns - lookahead_.ns ? SimTime::max()
-                                                                      : first + lookahead_;
+      const SimTime end =
+          first.ns > SimTime::max().ns - lookahead_.ns ? SimTime::max() : first + lookahead_;
       const EventBound bound = windows ? windows->horizon() : EventBound{};
       const uint64_t before = events_processed_;
       const size_t before_pending = pending();
@@ -269,24 +237,13 @@ class Simulator {
     return events_processed_ - start;
   }
 
-  static bool after(const Event& e, const EventBound& bound) {
-    return e.time > bound.time || (e.time == bound.time && e.key > bound.key);
-  }
+  static bool after(const Event& e, const EventBound& bound) { return bound < EventBound::of(e); }
   SimTime latest_clock() const {
     return clocks_.empty() ? now_ : *std::max_element(clocks_.begin(), clocks_.end());
   }
   // The partition of `agent`, checking that an event for another partition's node comes no
   // sooner than the lookahead: the window it runs in must not have started there.
-  uint32_t partition_for(SimTime at, AgentId agent) const {
-    DLSIM_CHECK(agent.value < partition_of_.size(), "an event for node {} of {}", agent.value,
-                partition_of_.size());
-    const uint32_t p = partition_of_[agent.value];
-    DLSIM_CHECK(p == current_ || handling_ == kNoNode || at.ns - now_.ns >= lookahead_.ns,
-                "node {} scheduled an event for node {} (another partition) {} ns ahead, sooner "
-                "than the lookahead of {} ns",
-                handling_, agent.value, at.ns - now_.ns, lookahead_.ns);
-    return p;
-  }
+  uint32_t partition_for(SimTime at, AgentId agent) const;
   bool stale(const Event& e) const {
     return stale_filter_ && static_cast<uint32_t>(e.kind()) < 64 &&
            (stale_kinds_ >> static_cast<uint32_t>(e.kind()) & 1) != 0 &&
@@ -295,11 +252,7 @@ class Simulator {
 
   static constexpr uint32_t kNoNode = UINT32_MAX;  // no handler running
 
-  void add_origin(uint32_t origin) {
-    DLSIM_CHECK(origin < kOriginLimit, "node {} beyond the {} origins an event key holds", origin,
-                kOriginLimit);
-    counters_.resize(origin + 1, 0);
-  }
+  void add_origin(uint32_t origin);
 
   uint64_t seed_;
   SimTime now_{};

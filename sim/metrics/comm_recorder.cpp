@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <tuple>
+
 #include "sim/core/error.hpp"
 #include "sim/core/units.hpp"
 
@@ -54,8 +56,14 @@ NodeTraffic CommRecorder::total() const {
 
 namespace dlsim {
 
+// The worst by utilisation, ties broken by time and link: which link comes first among equals
+// must not depend on the order links are reported in (a partitioned run reports its
+// partitions' in turn).
 void CommRecorder::link_overloaded(const LinkOverload& o) {
-  if (overloaded_links_++ == 0 || o.utilisation > worst_.utilisation) worst_ = o;
+  auto rank = [](const LinkOverload& l) {
+    return std::make_tuple(-l.utilisation, l.at.ns, l.from.value, l.to.value);
+  };
+  if (overloaded_links_++ == 0 || rank(o) < rank(worst_)) worst_ = o;
 }
 
 std::optional<std::string> CommRecorder::overload_warning() const {

@@ -14,7 +14,11 @@ constexpr auto later_start = [](const auto& l, const auto& r) { return l.start >
 }  // namespace
 
 SendBuffers::SendBuffers(const SendBufferConfig& config, uint32_t nodes)
-    : config_(config), pairs_(nodes), blocked_until_(nodes), last_start_(nodes), waiting_(nodes),
+    : config_(config),
+      pairs_(nodes),
+      blocked_until_(nodes),
+      last_start_(nodes),
+      waiting_(nodes),
       queued_bytes_(nodes, 0) {
   DLSIM_CHECK(config.messages == 0 || config.bytes == 0,
               "a send buffer bounded in messages ({}) and bytes ({})", config.messages,

@@ -145,7 +145,7 @@ class SendBuffers {
     uint64_t bytes;
   };
   std::vector<std::vector<Queued>> waiting_;  // per sender: its waiting messages, min-heap on start
-  std::vector<uint64_t> queued_bytes_;         // per sender: their bytes
+  std::vector<uint64_t> queued_bytes_;        // per sender: their bytes
 };
 
 /// Flags the first serialisers (link or uplink) offered more than they carry for a long stretch.

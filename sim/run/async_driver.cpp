@@ -39,9 +39,15 @@ void timed(DriverTimings* timings, double DriverTimings::*field, double* other, 
 class AsyncRun final : private WindowControl {
  public:
   AsyncRun(Swarm& swarm, ThreadPool& pool, const DriverConfig& config, RunObserver& observer)
-      : swarm_(swarm), pool_(pool), config_(config), observer_(observer),
-        agents_(swarm.agents()), started_(agents_.size(), 0), pending_(agents_.size(), 0),
-        computing_(agents_.size(), 0), at_minimum_(agents_.size()),
+      : swarm_(swarm),
+        pool_(pool),
+        config_(config),
+        observer_(observer),
+        agents_(swarm.agents()),
+        started_(agents_.size(), 0),
+        pending_(agents_.size(), 0),
+        computing_(agents_.size(), 0),
+        at_minimum_(agents_.size()),
         partitioned_(swarm.sim().partitions() > 1) {
     if (partitioned_) pending_step_.assign(agents_.size(), EventBound{});
   }
@@ -56,18 +62,20 @@ class AsyncRun final : private WindowControl {
       for (const Agent& a : agents_) schedule_step(a.id, SimTime{});
     }
     const auto loop_start = Clock::now();
-    swarm_.sim().run([&](const Event& e) {
-      if (swarm_.dispatch(e)) return;
-      if (e.kind() == EventKind::kSenderReady) {  // maxmin: a held sender may go on
-        schedule_step(e.agent, swarm_.sim().now() + config_.compute_time[e.agent.value]);
-        return;
-      }
-      DLSIM_CHECK(e.kind() == EventKind::kAgentStep, "unexpected event kind {}",
-                  static_cast<int>(e.kind()));
-      if (partitioned_) return step_in_window(e);
-      step(agents_[e.agent.value]);
-      if (checkpoint_due_) write_checkpoint();  // between two events: the state is whole
-    }, SimTime::max(), partitioned_ ? this : nullptr);
+    swarm_.sim().run(
+        [&](const Event& e) {
+          if (swarm_.dispatch(e)) return;
+          if (e.kind() == EventKind::kSenderReady) {  // maxmin: a held sender may go on
+            schedule_step(e.agent, swarm_.sim().now() + config_.compute_time[e.agent.value]);
+            return;
+          }
+          DLSIM_CHECK(e.kind() == EventKind::kAgentStep, "unexpected event kind {}",
+                      static_cast<int>(e.kind()));
+          if (partitioned_) return step_in_window(e);
+          step(agents_[e.agent.value]);
+          if (checkpoint_due_) write_checkpoint();  // between two events: the state is whole
+        },
+        SimTime::max(), partitioned_ ? this : nullptr);
     // The event loop's own time: what the gradients, updates, evaluations (timed by the
     // observer) and checkpoints did not take.
     if (config_.timings)
@@ -118,15 +126,13 @@ class AsyncRun final : private WindowControl {
   void write_checkpoint() {
     checkpoint_due_ = false;
     compute_pending_gradients();
-    timed(config_.timings, nullptr, &outside_events_s_, [&] {
-      config_.checkpoints->write(completed_, [&](AgentArchive& ar) { archive(ar); });
-    });
+    timed(config_.timings, nullptr, &outside_events_s_,
+          [&] { config_.checkpoints->write(completed_, [&](AgentArchive& ar) { archive(ar); }); });
   }
 
   void schedule_step(AgentId a, SimTime at) {
     const uint64_t id = swarm_.sim().schedule_at(at, EventKind::kAgentStep, a);
-    if (partitioned_)
-      pending_step_[a.value] = EventBound{at, (id << 8) | static_cast<uint64_t>(EventKind::kAgentStep)};
+    if (partitioned_) pending_step_[a.value] = EventBound{at, key_of_id(id, EventKind::kAgentStep)};
   }
 
   void step(Agent& a) {
@@ -171,11 +177,9 @@ class AsyncRun final : private WindowControl {
       }
       // The partitions run the window to its end, and the earliest non-finite loss in it is
       // one process's first: later windows hold only later events (window_done ends the run).
-      const Event& e = *handling_;
-      if (outcome_.status != RunStatus::kDiverged || e.time < diverged_at_.time ||
-          (e.time == diverged_at_.time && e.key < diverged_at_.key)) {
+      if (outcome_.status != RunStatus::kDiverged || handling_at_ < diverged_at_) {
         outcome_ = diverged;
-        diverged_at_ = EventBound{e.time, e.key};
+        diverged_at_ = handling_at_;
       }
       return false;
     }
@@ -220,10 +224,10 @@ class AsyncRun final : private WindowControl {
   // A step event of a partitioned run: as step(), but the horizon's step leaves what follows
   // its update to window_done().
   void step_in_window(const Event& e) {
-    handling_ = &e;
+    handling_at_ = EventBound::of(e);
     Agent& a = agents_[e.agent.value];
     const bool lagging = a.iteration == completed_;
-    const bool horizon = e.time == horizon_.time && e.key == horizon_.key;
+    const bool horizon = e.time == horizon_.time && e.key == horizon_.key;  // the window's last
     if (lagging && (horizon || !started_[a.id.value])) horizon_stale_ = true;
     if (started_[a.id.value]) {
       if (!apply_update(a)) return;
@@ -246,8 +250,7 @@ class AsyncRun final : private WindowControl {
     for (const Agent& a : agents_) {
       if (a.iteration != completed_) continue;
       const EventBound& b = pending_step_[a.id.value];
-      if (!any || b.time > horizon_.time || (b.time == horizon_.time && b.key > horizon_.key))
-        horizon_ = b;
+      if (!any || horizon_ < b) horizon_ = b;
       any = true;
     }
     if (!any) horizon_ = EventBound{};
@@ -288,9 +291,9 @@ class AsyncRun final : private WindowControl {
   std::vector<EventBound> pending_step_;  // per agent: its next step event
   EventBound horizon_;                    // the windows' bound, while !horizon_stale_
   bool horizon_stale_ = true;
-  std::optional<Event> deferred_;         // the horizon's step, its handling not finished
-  EventBound diverged_at_;                // the earliest non-finite loss found
-  const Event* handling_ = nullptr;       // the step event being handled
+  std::optional<Event> deferred_;  // the horizon's step, its handling not finished
+  EventBound diverged_at_;         // the earliest non-finite loss found
+  EventBound handling_at_;         // the step event being handled
   double outside_events_s_ = 0;  // wall time of the loop spent outside the event handling
   RunOutcome outcome_;
 };

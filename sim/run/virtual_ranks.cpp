@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "sim/agents/round_hooks.hpp"
@@ -13,7 +14,7 @@
 namespace dlsim {
 namespace {
 
-// Why each is refused: docs/partitioned-runs.md, design point 6.
+// Why each is refused: docs/partitioned-runs.md, "Slice (b)", "Refused with R > 1".
 void refuse_what_needs_one_view(const World& world, uint32_t ranks) {
   const ScenarioSpec& spec = world.spec;
   auto refuse = [&](std::string_view key, std::string_view why) {
@@ -28,11 +29,13 @@ void refuse_what_needs_one_view(const World& world, uint32_t ranks) {
            "link failures cannot be partitioned yet: the links' states follow one clock");
   if (world.network->graph().node_count() > world.agents.size())
     refuse("/algorithm/kind", fmt::format("\"{}\" has a service node, which cannot be "
-                                          "partitioned yet", spec.algorithm.name()));
+                                          "partitioned yet",
+                                          spec.algorithm.name()));
   if (const auto* hooks = dynamic_cast<const RoundHooks*>(world.algorithm.get());
       hooks && hooks->collective())
     refuse("/algorithm/kind", fmt::format("\"{}\" is a collective, which cannot be partitioned "
-                                          "yet", spec.algorithm.name()));
+                                          "yet",
+                                          spec.algorithm.name()));
   if (spec.churn && spec.churn->rejoin == Rejoin::kPull && spec.time.mode == TimeMode::kAsync)
     refuse("/churn/rejoin",
            "\"pull\" in async mode cannot be partitioned yet: a returning agent reads its "
@@ -46,39 +49,29 @@ Partitions plan_partitions(const World& world, uint32_t ranks) {
   if (ranks == 0 || ranks > agents)
     throw InputError(fmt::format("{}: --virtual-ranks {}: between 1 and the {} agents",
                                  world.spec.file, ranks, agents));
-  refuse_what_needs_one_view(world, ranks);
-  const Network& network = *world.network;
-  const uint32_t nodes = network.graph().node_count();
+  refuse_what_needs_one_view(world, ranks);  // a service node among them: every node is an agent
+  // No link between two blocks: they never meet, and the windows are as long as time.
   Partitions p = contiguous_partitions(agents, ranks, SimTime::max());
-  p.of_node.resize(nodes, ranks - 1);
   if (ranks == 1) return p;
-  // Every crossing link (both directions are the same edge, with one latency each way).
-  const auto& graph = network.graph();
-  uint32_t from = 0, to = 0;
+  auto zero = [&](const std::string& where) {
+    return InputError(fmt::format(
+        "{}: /network/latency: {} joins two ranks with zero latency, so no rank could run ahead "
+        "of another (a run over {} ranks needs a latency > 0 between them)",
+        world.spec.file, where, ranks));
+  };
   if (const std::optional<LinkSpec> underlay = implicit_complete_underlay(world.spec)) {
+    if (underlay->latency <= SimTime{}) throw zero("the complete underlay");
     p.lookahead = underlay->latency;
-    from = 0;
-    to = nodes - 1;
-  } else {
-    for (uint32_t u = 0; u < nodes; ++u)
-      for (uint32_t v : graph.neighbors(u)) {
-        if (p.of_node[u] == p.of_node[v]) continue;
-        const SimTime latency = network.link(network.link_between(AgentId{u}, AgentId{v})).latency();
-        if (latency < p.lookahead) {
-          p.lookahead = latency;
-          from = u;
-          to = v;
-        }
-      }
+    return p;
   }
-  if (p.lookahead == SimTime::max())  // no link crosses: the partitions never meet
-    p.lookahead = SimTime{1'000'000'000'000'000'000};
-  if (p.lookahead <= SimTime{})
-    throw InputError(fmt::format(
-        "{}: /network/latency: the link from node {} to node {} joins two ranks with zero "
-        "latency, so no rank could run ahead of another (a run over {} ranks needs a latency "
-        "> 0 on every link between them)",
-        world.spec.file, from, to, ranks));
+  const Network& network = *world.network;
+  for (uint32_t u = 0; u < agents; ++u)
+    for (uint32_t v : network.graph().neighbors(u)) {
+      if (p.of_node[u] == p.of_node[v]) continue;
+      const SimTime latency = network.link(network.link_between(AgentId{u}, AgentId{v})).latency();
+      if (latency <= SimTime{}) throw zero(fmt::format("the link from node {} to node {}", u, v));
+      p.lookahead = std::min(p.lookahead, latency);
+    }
   return p;
 }
 

@@ -13,10 +13,10 @@
 #include "sim/core/error.hpp"
 #include "sim/run/run_scenario.hpp"
 
-using nlohmann::json;
 using dlsim::testing::run_dlsim;
 using dlsim::testing::scratch;
 using dlsim::testing::smoke;
+using nlohmann::json;
 
 namespace {
 
@@ -43,8 +43,9 @@ Results results_of(const std::string& out) {
 Results run_with_ranks(const std::string& scenario, const std::vector<std::string>& sets,
                        unsigned ranks) {
   const std::string out = scratch("ranks" + std::to_string(ranks));
-  std::vector<std::string> args{"run", scenario, "-o", out, "--quiet", "--threads", "1",
-                                "--virtual-ranks", std::to_string(ranks)};
+  std::vector<std::string> args{"run", scenario,          "-o",
+                                out,   "--quiet",         "--threads",
+                                "1",   "--virtual-ranks", std::to_string(ranks)};
   for (const std::string& s : sets) args.insert(args.end(), {"--set", s});
   const auto r = run_dlsim(args);
   REQUIRE_MESSAGE(r.code == 0, r.err);
@@ -75,10 +76,13 @@ TEST_CASE("virtual ranks: sync DETSGRAD, D-PSGD and gossip give one process's re
 }
 
 TEST_CASE("virtual ranks: sync CHOCO with top_k, a dynamic topology and churn with pulls agree") {
-  check_ranks_agree(kQuadratic,
-                    {R"(/algorithm={"kind":"choco","gamma":0.2,"compression":{"kind":"top_k","fraction":0.1}})"});
+  check_ranks_agree(
+      kQuadratic,
+      {R"(/algorithm={"kind":"choco","gamma":0.2,"compression":{"kind":"top_k","fraction":0.1}})"});
   check_ranks_agree(kQuadratic, {R"(/topology={"dynamic":{"kind":"random_matching"}})"});
-  check_ranks_agree(kQuadratic, {R"(/churn={"kind":"markov","mean_online":"30ms","mean_offline":"10ms","rejoin":"pull"})"});
+  check_ranks_agree(
+      kQuadratic,
+      {R"(/churn={"kind":"markov","mean_online":"30ms","mean_offline":"10ms","rejoin":"pull"})"});
 }
 
 TEST_CASE("virtual ranks: async DETSGRAD and gossip with latencies, jitter and stragglers agree") {
@@ -94,7 +98,9 @@ TEST_CASE("virtual ranks: async with NICs, blocking send buffers, churn and dyna
   check_ranks_agree(kQuadratic, {kAsync, R"(/network/nic={"uplink":"50Mbps","downlink":"80Mbps"})",
                                  R"(/network/when_full="block")", "/network/send_buffer=1",
                                  R"(/network/bandwidth="5Mbps")"});
-  check_ranks_agree(kQuadratic, {kAsync, R"(/churn={"kind":"markov","mean_online":"30ms","mean_offline":"10ms"})"});
+  check_ranks_agree(
+      kQuadratic,
+      {kAsync, R"(/churn={"kind":"markov","mean_online":"30ms","mean_offline":"10ms"})"});
   check_ranks_agree(smoke("gossip-async-lossy"),
                     {R"(/topology={"dynamic":{"kind":"epidemic","s":2}})", "/agents=8"});
 }
@@ -104,9 +110,11 @@ TEST_CASE("virtual ranks: what cannot be partitioned yet exits 2 naming its key"
       {{R"(/network/latency="0ms")"}, "/network/latency: the link from node"},
       {{R"(/network/sharing="maxmin")"}, "/network/sharing"},
       {{R"(/network/failures={"kind":"markov","mtbf":"50ms","mttr":"10ms"})"}, "/network/failures"},
-      {{kAsync, R"(/churn={"kind":"markov","mean_online":"30ms","mean_offline":"10ms","rejoin":"pull"})"},
+      {{kAsync,
+        R"(/churn={"kind":"markov","mean_online":"30ms","mean_offline":"10ms","rejoin":"pull"})"},
        "/churn/rejoin"},
-      {{R"(/algorithm={"kind":"allreduce"})", "/trigger=null"}, "/algorithm/kind: \"allreduce\" is a collective"},
+      {{R"(/algorithm={"kind":"allreduce"})", "/trigger=null"},
+       "/algorithm/kind: \"allreduce\" is a collective"},
   };
   for (const auto& [sets, message] : refused) {
     CAPTURE(message);
@@ -120,15 +128,18 @@ TEST_CASE("virtual ranks: what cannot be partitioned yet exits 2 naming its key"
     CHECK_FALSE(std::filesystem::exists(out + ".tmp"));
   }
   const std::string out = scratch("refused");
-  const auto easgd = run_dlsim({"run", smoke("easgd"), "-o", out, "--quiet", "--virtual-ranks", "2"});
+  const auto easgd =
+      run_dlsim({"run", smoke("easgd"), "-o", out, "--quiet", "--virtual-ranks", "2"});
   CHECK(easgd.code == 2);
   CHECK(easgd.err.find("/algorithm/kind: \"easgd\" has a service node") != std::string::npos);
-  const auto one = run_dlsim({"run", smoke("centralized"), "-o", out, "--quiet", "--virtual-ranks", "2"});
+  const auto one =
+      run_dlsim({"run", smoke("centralized"), "-o", out, "--quiet", "--virtual-ranks", "2"});
   CHECK(one.code == 2);
   CHECK(one.err.find("--virtual-ranks 2: between 1 and the 1 agents") != std::string::npos);
 }
 
-TEST_CASE("virtual ranks: an async run checkpointed over 2 ranks resumes over 3 as one process ran") {
+TEST_CASE(
+    "virtual ranks: an async run checkpointed over 2 ranks resumes over 3 as one process ran") {
   using namespace dlsim;
   ScenarioSpec spec = load_scenario(smoke("gossip-async-lossy"), {});
   RunOptions options;
@@ -165,8 +176,8 @@ TEST_CASE("virtual ranks: a diverged async run names one process's agent and ite
   std::vector<json> diverged;
   for (unsigned ranks : {1u, 2u, 3u}) {
     const std::string out = scratch("diverged");
-    std::vector<std::string> args{"run", kQuadratic, "-o", out, "--quiet", "--virtual-ranks",
-                                  std::to_string(ranks)};
+    std::vector<std::string> args{
+        "run", kQuadratic, "-o", out, "--quiet", "--virtual-ranks", std::to_string(ranks)};
     for (const std::string& s : sets) args.insert(args.end(), {"--set", s});
     const auto r = run_dlsim(args);
     CHECK(r.code == 3);

@@ -37,9 +37,9 @@ NodeLogs run_workload(uint32_t nodes, uint32_t partitions, SimTime window_lookah
     const uint32_t more = 1 + static_cast<uint32_t>(draw.below(2));
     for (uint32_t k = 0; k < more; ++k) {
       const uint32_t to = static_cast<uint32_t>(draw.below(nodes));
-      const SimTime delay = to == e.agent.value
-                                ? SimTime{static_cast<int64_t>(draw.below(3)) * 500'000}
-                                : kLookahead + SimTime{static_cast<int64_t>(draw.below(4)) * 250'000};
+      const SimTime delay =
+          to == e.agent.value ? SimTime{static_cast<int64_t>(draw.below(3)) * 500'000}
+                              : kLookahead + SimTime{static_cast<int64_t>(draw.below(4)) * 250'000};
       sim.schedule_in(delay, EventKind::kTimer, AgentId{to});
     }
   });
@@ -126,7 +126,7 @@ TEST_CASE("a horizon stops every partition after one event of the one-partition 
   for (uint32_t i = 0; i < 4; ++i)
     for (int k = 0; k < 5; ++k) {
       const uint64_t id = sim.schedule_at(SimTime::from_us(100 * k), EventKind::kTimer, AgentId{i});
-      if (k == 2) third[i] = EventBound{SimTime::from_us(200), (id << 8) | 0};
+      if (k == 2) third[i] = EventBound{SimTime::from_us(200), key_of_id(id, EventKind::kTimer)};
     }
   StopAfter control(third[2]);
   std::vector<uint32_t> handled(4, 0);

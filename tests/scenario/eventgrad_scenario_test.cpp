@@ -87,6 +87,6 @@ TEST_CASE("bad per-tensor trigger input names its JSON pointer") {
                                               {"form", "alpha"}})) ==
         "s.json: /trigger/kind: algorithm \"gossip\" does not take a \"threshold\" trigger");
   CHECK(scenario_error_of(with(scenario("eventgrad", kAdaptive), "/algorithm/weights", "x")) ==
-        "s.json: /algorithm/weights: expected \"metropolis_hastings\", \"max_degree\" or "
-        "\"uniform\", got \"x\"");
+        "s.json: /algorithm/weights: expected \"metropolis_hastings\", \"max_degree\", "
+        "\"uniform\" or \"lazy_metropolis_hastings\", got \"x\"");
 }

@@ -1,4 +1,4 @@
-// Mixing weights: the three rules on graphs whose weights are known by hand, and the
+// Mixing weights: the rules on graphs whose weights are known by hand, and the
 // symmetry and double stochasticity every rule promises.
 #include "topologies/mixing.hpp"
 
@@ -78,4 +78,28 @@ TEST_CASE("mixing rules have names") {
   CHECK(mixing_rule_from_string("max_degree") == MixingRule::kMaxDegree);
   CHECK(to_string(MixingRule::kMetropolisHastings) == "metropolis_hastings");
   CHECK_FALSE(mixing_rule_from_string("metropolis").has_value());
+}
+
+TEST_CASE("lazy Metropolis-Hastings weights are He et al.'s normalised ones on their malicious ring") {
+  // 5 honest agents on a ring; agent i also has neighbours i + 5 and i + 10, agent 0 a third, 15
+  // (their mr5,1,0). Their run's log prints row 0 as 6/11 on the diagonal and 1/11 for each of
+  // its 5 neighbours, row 1 as 1/11 (to 0), 32/55 (self) and 6/55 (to 2, 6 and 11).
+  std::vector<Edge> edges;
+  for (uint32_t i = 0; i < 5; ++i) {
+    edges.push_back(Edge{i, (i + 1) % 5, {}, 1});
+    edges.push_back(Edge{i, i + 5, {}, 1});
+    edges.push_back(Edge{i, i + 10, {}, 1});
+  }
+  edges.push_back(Edge{0, 15, {}, 1});
+  const Graph g(16, edges);
+  const MixingWeights w(g, MixingRule::kLazyMetropolisHastings);
+  CHECK(w.self_weight(0) == doctest::Approx(6.0 / 11));
+  for (uint32_t j : {1u, 4u, 5u, 10u, 15u}) CHECK(w.weight(0, j) == doctest::Approx(1.0 / 11));
+  CHECK(w.self_weight(1) == doctest::Approx(32.0 / 55));
+  CHECK(w.weight(1, 0) == doctest::Approx(1.0 / 11));
+  for (uint32_t j : {2u, 6u, 11u}) CHECK(w.weight(1, j) == doctest::Approx(6.0 / 55));
+  const Eigen::MatrixXd d = dense_matrix(w);
+  CHECK((d - d.transpose()).cwiseAbs().maxCoeff() < 1e-15);
+  CHECK((d.rowwise().sum().array() - 1.0).abs().maxCoeff() < 1e-12);
+  CHECK(mixing_rule_from_string("lazy_metropolis_hastings") == MixingRule::kLazyMetropolisHastings);
 }

@@ -13,8 +13,8 @@ topo::MixingRule parse_mixing(JsonObject& o) {
   const std::string rule = o.string("weights", "metropolis_hastings");
   const auto parsed = topo::mixing_rule_from_string(rule);
   if (!parsed)
-    o.fail("weights", fmt::format("expected \"metropolis_hastings\", \"max_degree\" or "
-                                  "\"uniform\", got \"{}\"",
+    o.fail("weights", fmt::format("expected \"metropolis_hastings\", \"max_degree\", "
+                                  "\"uniform\" or \"lazy_metropolis_hastings\", got \"{}\"",
                                   rule));
   return *parsed;
 }
