@@ -105,6 +105,21 @@ TEST_CASE("virtual ranks: async with NICs, blocking send buffers, churn and dyna
                     {R"(/topology={"dynamic":{"kind":"epidemic","s":2}})", "/agents=8"});
 }
 
+TEST_CASE("virtual ranks: overloaded links are reported as one process reports them") {
+  // 1 Mbit/s links offered 5 times what they carry: all 8 links overloaded alike, and the
+  // warning (in summary.json, compared) names the same one. (Here one process and the
+  // partitions report link 0 -> 1 first anyway; the recorder's tie-break by time and link is
+  // what keeps them equal when a later partition's link reaches the threshold sooner.)
+  const std::string out = scratch("overloaded");
+  check_ranks_agree(smoke("dpsgd"), {kAsync, R"(/network/bandwidth="1Mbps")",
+                                     "/run/iterations=1000", "/run/eval_every=500"});
+  const auto r = run_dlsim({"run", smoke("dpsgd"), "-o", out, "--quiet", "--virtual-ranks", "2",
+                            "--set", kAsync, "--set", R"(/network/bandwidth="1Mbps")", "--set",
+                            "/run/iterations=1000"});
+  REQUIRE(r.code == 0);
+  CHECK(dlsim::testing::summary(out)["warnings"].dump().find("link 0 -> 1") != std::string::npos);
+}
+
 TEST_CASE("virtual ranks: what cannot be partitioned yet exits 2 naming its key") {
   const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
       {{R"(/network/latency="0ms")"}, "/network/latency: the link from node"},

@@ -21,7 +21,10 @@ using NodeLogs = std::map<uint32_t, std::vector<std::tuple<int64_t, uint32_t, ui
 // A workload of `nodes` nodes in which every event schedules a few more: for its own node at any
 // delay (zero included), for other nodes no sooner than the lookahead. Draws come from the
 // handled event's node and counter, so they do not depend on the order events run in.
-NodeLogs run_workload(uint32_t nodes, uint32_t partitions, SimTime window_lookahead) {
+// With `pairs`, also for its pair node (0-1, 2-3, ...) at any delay: partitions must keep
+// pairs together then.
+NodeLogs run_workload(uint32_t nodes, uint32_t partitions, SimTime window_lookahead,
+                      bool pairs = false) {
   Simulator sim(1);
   if (partitions > 1) {
     Partitions p = contiguous_partitions(nodes, partitions, window_lookahead);
@@ -36,10 +39,12 @@ NodeLogs run_workload(uint32_t nodes, uint32_t partitions, SimTime window_lookah
     RandomStream draw(e.key, "workload", e.agent.value);
     const uint32_t more = 1 + static_cast<uint32_t>(draw.below(2));
     for (uint32_t k = 0; k < more; ++k) {
-      const uint32_t to = static_cast<uint32_t>(draw.below(nodes));
+      uint32_t to = static_cast<uint32_t>(draw.below(nodes));
+      if (pairs && draw.below(2) == 0) to = e.agent.value ^ 1;
+      const bool near = to == e.agent.value || (pairs && to == (e.agent.value ^ 1));
       const SimTime delay =
-          to == e.agent.value ? SimTime{static_cast<int64_t>(draw.below(3)) * 500'000}
-                              : kLookahead + SimTime{static_cast<int64_t>(draw.below(4)) * 250'000};
+          near ? SimTime{static_cast<int64_t>(draw.below(3)) * 500'000}
+               : kLookahead + SimTime{static_cast<int64_t>(draw.below(4)) * 250'000};
       sim.schedule_in(delay, EventKind::kTimer, AgentId{to});
     }
   });
@@ -54,6 +59,14 @@ TEST_CASE("partitioned runs give every node the events, times and order of one p
   for (uint32_t partitions : {2u, 3u, 5u, 12u}) {
     CAPTURE(partitions);
     CHECK(run_workload(12, partitions, kLookahead) == one);
+  }
+}
+
+TEST_CASE("zero-delay events between nodes of one partition keep the one-partition order") {
+  const NodeLogs one = run_workload(12, 1, kLookahead, true);
+  for (uint32_t partitions : {2u, 3u, 6u}) {  // blocks of 6, 4 and 2 nodes: pairs stay together
+    CAPTURE(partitions);
+    CHECK(run_workload(12, partitions, kLookahead, true) == one);
   }
 }
 
