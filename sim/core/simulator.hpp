@@ -118,10 +118,9 @@ class Simulator {
   /// them), for an owner that may leave many behind; the other events keep their order.
   void drop_stale();
 
-  /// Asks run() to return after the event being handled (partitioned: after it, the window's
-  /// other partitions left unrun).
-  /// A partitioned run's handlers must not call it (the partitions that ran first are past the
-  /// event): a WindowControl ends such a run from window_done().
+  /// Asks run() to return after the event being handled. A partitioned run is stopped only
+  /// outside its handlers (a WindowControl's window_done(): run() returns after that window):
+  /// from a handler it would leave the partitions that ran first past the event.
   void stop() {
     DLSIM_CHECK(partition_of_.empty() || handling_ == kNoNode,
                 "stop() from a handler of a partitioned run (node {})", handling_);
