@@ -49,7 +49,7 @@ Partitions plan_partitions(const World& world, uint32_t ranks) {
   if (ranks == 0 || ranks > agents)
     throw InputError(fmt::format("{}: --virtual-ranks {}: between 1 and the {} agents",
                                  world.spec.file, ranks, agents));
-  refuse_what_needs_one_view(world, ranks);  // a service node among them: every node is an agent
+  refuse_what_needs_one_view(world, ranks);  // from here every node is an agent: no service node
   // No link between two blocks: they never meet, and the windows are as long as time.
   Partitions p = contiguous_partitions(agents, ranks, SimTime::max());
   if (ranks == 1) return p;
