@@ -62,9 +62,15 @@ const char* to_string(AttackKnowledge knowledge) {
   return knowledge == AttackKnowledge::kReceived ? "received" : "omniscient";
 }
 
-void ByzantineSender::start(std::span<const Agent> agents, const Overlay& overlay) {
+const char* to_string(ByzantineTiming timing) {
+  return timing == ByzantineTiming::kWithTrigger ? "with_trigger" : "every_iteration";
+}
+
+void ByzantineSender::start(std::span<const Agent> agents, const Overlay& overlay,
+                            TargetWeights weights) {
   const auto n = static_cast<uint32_t>(agents.size());
   agents_ = agents;
+  target_weights_ = weights;
   mask_ = byzantine_mask(spec_.agents, n);
   random_.clear();
   random_.reserve(n);
@@ -92,7 +98,8 @@ void ByzantineSender::honest_set(const Agent& b, uint32_t t, const Overlay& over
     if (!is_byzantine(j)) honest_.push_back(view(agents_[j].x));
 }
 
-// Both views weigh with t's mixing weights, which the topology makes public. Received: the
+// Both views weigh with t's mixing weights, which the topology makes public (all alike for
+// TargetWeights::kEqual: only their ratios enter the attack). Received: the
 // copy b holds of t and of those honest neighbours of t that b hears too (x_b for t when nothing
 // arrived yet); omniscient: the current models.
 std::span<const float> ByzantineSender::dissensus_view(const Agent& b, uint32_t t,
@@ -108,14 +115,15 @@ std::span<const float> ByzantineSender::dissensus_view(const Agent& b, uint32_t 
   const std::span<const double> w = overlay.weights(t);
   for (size_t k = 0; k < sources.size(); ++k) {
     const uint32_t j = sources[k];
+    const double weight = target_weights_ == TargetWeights::kEqual ? 1.0 : w[k];
     if (is_byzantine(j)) {
-      byzantine_weight += w[k];
+      byzantine_weight += weight;
       continue;
     }
     const ParamVector* x = omniscient ? &agents_[j].x : held_copy(own_sources, held, j);
     if (x == nullptr) continue;
     honest_.push_back(view(*x));
-    weights_.push_back(w[k]);
+    weights_.push_back(weight);
   }
   if (omniscient) return view(agents_[t].x);
   const ParamVector* target = held_copy(own_sources, held, t);

@@ -1,7 +1,8 @@
 // Byzantine agents (issue 30; docs/algorithms.md, "Attacks"): which agents are Byzantine, how
-// they attack, and the sender side of a model-sending algorithm (D-PSGD) that lets an attacker
-// send each honest neighbour its own crafted vector. The vectors are sim/robust/attacks.hpp's;
-// this file decides which models they are computed from (the attacker's knowledge).
+// they attack, and the sender side of a model-sending algorithm (D-PSGD, DETSGRAD) that lets an
+// attacker send each honest neighbour its own crafted vector. The vectors are
+// sim/robust/attacks.hpp's; this file decides which models they are computed from (the attacker's
+// knowledge).
 #pragma once
 
 #include <algorithm>
@@ -33,11 +34,18 @@ struct AttackSpec {
   AttackKnowledge knowledge = AttackKnowledge::kReceived;
 };
 
+/// When an attacker of an event-triggered algorithm (DETSGRAD) sends: when its own honest
+/// trigger fires (the default: it looks like any other agent on the wire), or at every
+/// iteration, ignoring the trigger. Algorithms that send every iteration (D-PSGD) have no choice.
+enum class ByzantineTiming : uint8_t { kWithTrigger, kEveryIteration };
+
 /// The "byzantine" section, resolved: the Byzantine agents and their attack.
 struct ByzantineSpec {
   std::vector<uint32_t> agents;  ///< sorted, distinct, each < the number of agents
   bool placed = false;           ///< drawn from "count" (written back as count), not listed
   AttackSpec attack;
+  ByzantineTiming sends = ByzantineTiming::kWithTrigger;  ///< "sends", read by DETSGRAD only
+  bool sends_given = false;  ///< "sends" was in the scenario (written back only then)
 
   /// Whether the attack replaces messages (every kind but label_flip, which is data-side).
   bool crafts_messages() const { return attack.kind != AttackKind::kLabelFlip; }
@@ -58,6 +66,11 @@ std::vector<uint8_t> byzantine_mask(std::span<const uint32_t> byzantine, uint32_
 
 const char* to_string(AttackKind kind);
 const char* to_string(AttackKnowledge knowledge);
+const char* to_string(ByzantineTiming timing);
+
+/// How the attacked agents weigh their neighbours, which dissensus scales its push by: with the
+/// overlay's mixing weights (D-PSGD), or all alike (DETSGRAD's consensus term).
+enum class TargetWeights : uint8_t { kOverlay, kEqual };
 
 /// The crafted vectors of a model-sending algorithm's Byzantine senders. Used in the event loop
 /// only (communicate), which runs serially: it reads other agents' models there.
@@ -70,7 +83,8 @@ class ByzantineSender {
   bool is_byzantine(uint32_t agent) const { return mask_[agent] != 0; }
   /// Sizes every workspace for `overlay`'s largest neighbourhood; keeps `agents` (omniscient
   /// knowledge reads their current models). The agents outlive this object.
-  void start(std::span<const Agent> agents, const Overlay& overlay);
+  void start(std::span<const Agent> agents, const Overlay& overlay,
+             TargetWeights weights = TargetWeights::kOverlay);
   /// The vector Byzantine agent b sends to t, in a buffer of `pool`. `held`: b's copies of its
   /// sources (null: nothing arrived yet), parallel to overlay.sources(b).
   Snapshot craft(const Agent& b, uint32_t t, const Overlay& overlay, std::span<const Snapshot> held,
@@ -89,6 +103,7 @@ class ByzantineSender {
 
   ByzantineSpec spec_;
   uint64_t seed_;
+  TargetWeights target_weights_ = TargetWeights::kOverlay;
   std::vector<uint8_t> mask_;
   std::span<const Agent> agents_;
   std::vector<RandomStream> random_;            // per agent (only the Byzantine ones draw)

@@ -59,6 +59,9 @@ void Detsgrad::start(std::span<Agent> agents) {
     s.copies.start(sources(a.id.value).size());
     s.size = static_cast<size_t>(a.x.size());
   }
+  if (byzantine_) byzantine_->start(agents, overlay_, TargetWeights::kEqual);
+  if (aggregation_.kind == AggregationKind::kMean) return;  // the plain sum, no workspace
+  for (const Agent& a : agents) start_robust(a, state_[a.id.value]);
 }
 
 void Detsgrad::begin_round(int64_t k, SimTime now) {
@@ -149,7 +152,8 @@ void Detsgrad::prepare(Agent& a) {
   else
     s.drift = 0.0;
   s.drift_ready = false;
-  const bool fire = trigger_.decide(a.id, {k, s.drift, steps(s, k).alpha}, a.trigger_rng);
+  const bool fire =
+      trigger_.decide(a.id, {k, s.drift, steps(s, k).alpha}, a.trigger_rng) || always_fires(a);
   // The copy is made here, in the parallel phase; sending it later only shares the pointer.
   if (fire && compression_.enabled())
     prepare_compressed(a, s);
@@ -188,6 +192,10 @@ void Detsgrad::prepare_compressed(Agent& a, PerAgent& s) {
 }
 
 bool Detsgrad::fused_local_step(Agent& a) {
+  // An attacker crafts its vectors in communicate() from the models as they are then (its own,
+  // or its targets' when omniscient): x_k there, whether or not the step would fuse. Both paths
+  // give the same bits for the honest updates.
+  if (byzantine_) return false;
   PerAgent& s = state_[a.id.value];
   // x_k - alpha_k s g now and the consensus term in update() is the same update only when that
   // term does not read x_k: a broadcast copy exists by then. update() applies the gradient term
@@ -219,7 +227,9 @@ void Detsgrad::communicate(Agent& a, Outbox& out) {
   }
   if (!compression_.enabled()) {
     for (uint32_t j : targets(a.id.value)) {
-      Message m{MessageKind::kParams, a.id, AgentId{j}, s.broadcast, payload_bytes(*s.broadcast)};
+      Snapshot params = params_for(a, s, j);
+      const uint64_t bytes = payload_bytes(*params);
+      Message m{MessageKind::kParams, a.id, AgentId{j}, std::move(params), bytes};
       m.buffering = Buffering::kLatestValue;  // the receiver keeps only the latest copy
       out.send(std::move(m));
     }
@@ -311,6 +321,11 @@ void Detsgrad::update(Agent& a) {
     if (!s.fused) a.x.noalias() -= steps(s, a.iteration).alpha_s * a.g;
     s.fused = false;
     s.drift_ready = false;
+    return;
+  }
+  PerAgent& s = state_[a.id.value];
+  if (s.robust) {
+    robust_update(a, s);
     return;
   }
   update_begin(a);
@@ -413,5 +428,6 @@ void Detsgrad::archive(AgentArchive& ar) {
   }
   ar.expect(tensor_events_.has_value(), "another trigger granularity");
   if (tensor_events_) tensor_events_->archive(ar);
+  if (byzantine_) byzantine_->archive(ar);
 }
 }  // namespace dlsim

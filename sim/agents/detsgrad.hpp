@@ -19,6 +19,13 @@
 // in the previous round's graph, j sends i its current x_j in that round even if its trigger did
 // not fire (a forced send: a message, not an event; x^_j, the drift reference, stays the last
 // broadcast). docs/algorithms.md, "DETSGRAD on dynamic topologies".
+// On a static overlay the consensus term may go through a robust rule (set_aggregation):
+// with c = x^_i and M the rule's combination of {c} and the copies, each weighted 1/(d+1),
+//   x_i <- x_i - beta_k (d+1) (c - M) - alpha_k s g_i,
+// which for the mean is the sum above (a copy not yet received counts as c). With Byzantine
+// agents (set_byzantine) an attacker sends each honest neighbour a crafted vector when its
+// trigger fires, or at every iteration (docs/algorithms.md, "DETSGRAD under attack";
+// detsgrad_robust.cpp).
 #pragma once
 
 #include <algorithm>
@@ -29,11 +36,13 @@
 
 #include "sim/agents/agent_compression.hpp"
 #include "sim/agents/algorithm.hpp"
+#include "sim/agents/byzantine.hpp"
 #include "sim/agents/overlay.hpp"
 #include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/sync_fast_path.hpp"
 #include "sim/agents/tensor_events.hpp"
 #include "sim/agents/trigger.hpp"
+#include "sim/robust/aggregation_rule.hpp"
 
 namespace dlsim {
 
@@ -55,6 +64,15 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
   /// holds no copy to add a difference to).
   Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, Overlay overlay,
            const CompressionSpec& compression = {});
+
+  /// Before start(): the consensus term through `rule` (header comment; static overlays only,
+  /// every agent's neighbourhood plus itself must pass refusal()), with balance's progress =
+  /// iteration / `iterations`. kMean keeps the plain sum.
+  void set_aggregation(const AggregationSpec& rule, int64_t iterations);
+  /// Before start(): the scenario's Byzantine agents. When their attack crafts messages they
+  /// send crafted vectors (whole models, uncompressed, static overlay) when spec.sends says, and
+  /// keep the plain sum themselves; a label_flip attack changes nothing here.
+  void set_byzantine(const ByzantineSpec& spec, uint64_t seed);
 
   void start(std::span<Agent> agents) override;
   void begin_round(int64_t k, SimTime now) override;
@@ -167,6 +185,11 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
     double next_drift = 0.0;
     Steps steps;
     UpdatePass pass;
+    // A robust rule's scratch (sized in start(); empty with the plain sum), its result M and
+    // the weights 1/(d+1) of the copies.
+    std::optional<AggregationWorkspace> robust;
+    ParamVector mixed;
+    std::vector<double> equal_weights;
   };
 
   // update() in three parts: decide the pass, run it over [start, start + len) in L1 blocks
@@ -195,6 +218,14 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
   }
   /// Forced sends of agent a's current x to its new targets (no event).
   void send_forced(Agent& a, PerAgent& s, Outbox& out);
+  /// update() through the robust rule (header comment), in place of the three parts above.
+  void robust_update(Agent& a, PerAgent& s);
+  /// Sizes s's robust workspace unless a is an attacker that keeps the plain sum.
+  void start_robust(const Agent& a, PerAgent& s);
+  /// What a sends to target j in an event: x^_i, or an attacker's crafted vector.
+  Snapshot params_for(const Agent& a, PerAgent& s, uint32_t j);
+  /// Whether a fires at this iteration whatever its trigger says (an attacker sending always).
+  bool always_fires(const Agent& a) const;
 
   DetsgradSpec spec_;
   Trigger trigger_;
@@ -203,6 +234,9 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
   AgentCompression compression_;
   std::optional<TensorEvents> tensor_events_;  // per-tensor triggers only
   std::vector<PerAgent> state_;
+  AggregationSpec aggregation_;
+  int64_t iterations_ = 0;                      // the run's T, for balance's progress t / T
+  std::unique_ptr<ByzantineSender> byzantine_;  // null without Byzantine senders
   uint64_t instance_;  // unique per object: the key of steps()' thread-local memo
 };
 

@@ -97,6 +97,11 @@ ByzantineSpec parse_byzantine(JsonObject o, uint32_t agents, uint64_t seed) {
       "knowledge",
       {{"received", AttackKnowledge::kReceived}, {"omniscient", AttackKnowledge::kOmniscient}},
       AttackKnowledge::kReceived);
+  b.sends_given = o.has("sends");
+  b.sends = o.choice<ByzantineTiming>("sends",
+                                      {{"with_trigger", ByzantineTiming::kWithTrigger},
+                                       {"every_iteration", ByzantineTiming::kEveryIteration}},
+                                      ByzantineTiming::kWithTrigger);
   o.finish();
   return b;
 }
@@ -111,13 +116,25 @@ void check_byzantine(const ScenarioSpec& s) {
       fail("/attack/kind", "label_flip relabels y as 9 - y and needs a dataset of 10 classes");
     if (s.algorithm.descriptor->capabilities().centralized)
       fail("", "a centralized run trains one model on all the data: no agent can attack");
+    if (s.byzantine->sends_given)
+      fail("/sends",
+           "label_flip follows the honest protocol (its data is poisoned): it sends "
+           "when an honest agent would");
     return;  // data-side: every algorithm trains on its shard
   }
   const std::string name(s.algorithm.name());
-  if (name != "dpsgd")
-    fail("", fmt::format("Byzantine senders work with \"dpsgd\" so far, not \"{}\" (only "
-                         "label_flip works with every algorithm)",
+  if (name != "dpsgd" && name != "detsgrad")
+    fail("", fmt::format("Byzantine senders work with \"dpsgd\" and \"detsgrad\" so far, not "
+                         "\"{}\" (only label_flip works with every algorithm)",
                          name));
+  if (s.byzantine->sends_given && name != "detsgrad")
+    fail("/sends", fmt::format("\"{}\" sends at every iteration: \"sends\" is for an "
+                               "event-triggered algorithm (\"detsgrad\")",
+                               name));
+  if (name == "detsgrad" && s.trigger && per_tensor(*s.trigger))
+    fail("",
+         "Byzantine DETSGRAD senders craft whole models; use a whole-model /trigger "
+         "(granularity \"model\")");
   if (s.time.mode == TimeMode::kAsync)
     fail("", "Byzantine senders run in sync mode only so far (remove /time/mode \"async\")");
   if (s.dynamic)
@@ -152,6 +169,7 @@ json byzantine_to_json(const ByzantineSpec& b) {
   }
   j["attack"] = attack;
   j["knowledge"] = to_string(b.attack.knowledge);
+  if (b.sends_given) j["sends"] = to_string(b.sends);
   return j;
 }
 

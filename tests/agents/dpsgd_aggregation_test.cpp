@@ -1,12 +1,10 @@
 // D-PSGD with a robust aggregation rule in place of the weighted mean (sim/robust/; docs/
 // algorithms.md, "Robust aggregation"): hand-derived values on a line, a missing copy counting as
-// the agent's own model, both mixing orders, and no allocation per update once started.
+// the agent's own model, both mixing orders.
 #include <doctest/doctest.h>
 
 #include <cmath>
 
-#include "../malloc_count.hpp"
-#include "../skip.hpp"
 #include "algorithm_harness.hpp"
 #include "graphs.hpp"
 #include "sim/agents/dpsgd.hpp"
@@ -135,29 +133,4 @@ TEST_CASE("D-PSGD's balance rule reads progress as iteration over the run's iter
   late.start(later);
   run_round(late, later);
   CHECK(later[1].x[0] == doctest::Approx(3 - 0.3));
-}
-
-TEST_CASE("D-PSGD with a robust rule allocates nothing per update once started") {
-  if (!kCountsMalloc) {
-    skip_test("the sanitizer owns malloc");
-    return;
-  }
-  for (AggregationKind kind : {AggregationKind::kTrimmedMean, AggregationKind::kClippedGossip,
-                               AggregationKind::kGeometricMedian, AggregationKind::kKrum}) {
-    CAPTURE(to_string(kind));
-    AggregationSpec rule;
-    rule.kind = kind;
-    rule.byzantine = 0;  // Krum on a ring: 3 models, 2f + 3 = 3
-    rule.radius = ClipRadius::kAdaptive;
-    const WaveProblem p = wave_problem(6, 100);
-    auto agents = make_agents(p.x0, p.c);
-    Dpsgd alg(Overlay(ring_graph(6), topo::MixingRule::kMetropolisHastings), {},
-              MixingOrder::kCombineThenAdapt, rule, 10);
-    alg.start(agents);
-    run_round(alg, agents);  // every copy held
-    for (Agent& a : agents) a.learner->gradient(a.x, a.g);
-    CHECK(allocations_during([&] {
-            for (Agent& a : agents) alg.update(a);
-          }) == 0);
-  }
 }

@@ -1,5 +1,6 @@
-// Byzantine D-PSGD runs end to end (scenarios/byzantine/): the same fingerprint on 1 and 2
-// threads, honest-only final scores, Byzantine traffic apart, and refusals that exit 2.
+// Byzantine D-PSGD and DETSGRAD runs end to end (scenarios/byzantine/): the same fingerprint on
+// 1 and 2 threads, honest-only final scores, Byzantine traffic apart, a DETSGRAD attacker with
+// and without its trigger, and refusals that exit 2.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -35,10 +36,14 @@ std::string scratch_path(const std::string& name) {
 const std::string kScenario =
     std::string(DLSIM_SOURCE_DIR) + "/scenarios/byzantine/dpsgd-ring-alie.json";
 
-// Runs the Byzantine scenario with `extra` on `threads` threads; returns summary.json.
-json run_with(const std::string& name, std::vector<std::string> extra, const char* threads) {
+const std::string kDetsgradScenario =
+    std::string(DLSIM_SOURCE_DIR) + "/scenarios/byzantine/detsgrad-ring-alie.json";
+
+// Runs a Byzantine scenario with `extra` on `threads` threads; returns summary.json.
+json run_with(const std::string& name, std::vector<std::string> extra, const char* threads,
+              const std::string& scenario = kScenario) {
   const std::string out = scratch(name);
-  std::vector<std::string> args{"run", kScenario, "-o", out, "--quiet", "--threads", threads};
+  std::vector<std::string> args{"run", scenario, "-o", out, "--quiet", "--threads", threads};
   args.insert(args.end(), extra.begin(), extra.end());
   const CliResult r = run_dlsim(args);
   REQUIRE_MESSAGE(r.code == 0, r.err);
@@ -101,4 +106,85 @@ TEST_CASE("Byzantine senders outside sync D-PSGD exit 2 naming /byzantine") {
       run_dlsim({"run", kScenario, "-o", out, "--quiet", "--set", R"(/time/mode="async")"});
   CHECK(r.code == 2);
   CHECK(r.err.find("/byzantine: Byzantine senders run in sync mode only") != std::string::npos);
+}
+
+TEST_CASE("a Byzantine DETSGRAD run gives the same fingerprint on 1 and 2 threads, every attack") {
+  for (const char* attack :
+       {R"({"kind":"alie","z":1.0})", R"({"kind":"ipm"})", R"({"kind":"sign_flip"})",
+        R"({"kind":"gaussian","sigma":2})", R"({"kind":"dissensus"})"}) {
+    CAPTURE(attack);
+    for (const char* sends : {R"("with_trigger")", R"("every_iteration")"}) {
+      const std::vector<std::string> set{"--set", std::string("/byzantine/attack=") + attack,
+                                         "--set", std::string("/byzantine/sends=") + sends};
+      const json one = run_with("dbyz1", set, "1", kDetsgradScenario);
+      CHECK(one["fingerprint"] == run_with("dbyz2", set, "2", kDetsgradScenario)["fingerprint"]);
+    }
+  }
+}
+
+TEST_CASE("a DETSGRAD attacker sends when its trigger fires, or at every iteration") {
+  // One attacker of six on a ring (degree 2), 60 iterations.
+  const auto messages = [&](const char* sends) {
+    const json s = run_with("dsends", {"--set", std::string("/byzantine/sends=") + sends}, "1",
+                            kDetsgradScenario);
+    return s["comm"]["byzantine_messages"].get<uint64_t>();
+  };
+  const uint64_t triggered = messages(R"("with_trigger")");
+  CHECK(messages(R"("every_iteration")") == 60 * 2);
+  CHECK(triggered > 0);
+  CHECK(triggered < 60);
+  // Without the key, the attacker follows its trigger; the resolved scenario says "sends" only
+  // when it was given.
+  const json plain = run_with("dsends-default", {}, "1", kDetsgradScenario);
+  CHECK(plain["comm"]["byzantine_messages"].get<uint64_t>() == triggered);
+  const auto resolved = [](const std::string& name) {
+    std::ifstream in(scratch_path(name) + "/scenario.json");
+    return json::parse(in)["byzantine"];
+  };
+  CHECK_FALSE(resolved("dsends-default").contains("sends"));
+  CHECK(resolved("dsends") == json::parse(R"({"count":1,"attack":{"kind":"alie","z":1.0},
+      "knowledge":"received","sends":"every_iteration"})"));
+}
+
+TEST_CASE(
+    "DETSGRAD with a robust rule and no attacker still learns, and the rule changes the run") {
+  const json mean =
+      run_with("drobust-mean",
+               {"--set", "/byzantine=null", "--set", R"(/algorithm/aggregation={"rule":"mean"})"},
+               "1", kDetsgradScenario);
+  for (const char* robust : {R"({"rule":"median"})", R"({"rule":"trimmed_mean","trim":1})",
+                             R"({"rule":"clipped_gossip","tau":"adaptive"})"}) {
+    CAPTURE(robust);
+    const json s = run_with(
+        "drobust",
+        {"--set", "/byzantine=null", "--set", std::string("/algorithm/aggregation=") + robust}, "1",
+        kDetsgradScenario);
+    CHECK(s["fingerprint"] != mean["fingerprint"]);
+    // 10 classes: chance is 0.1; the mean reaches about 0.85 on this run.
+    CHECK(s["final"]["accuracy_mean"].get<double>() > 0.7);
+  }
+}
+
+TEST_CASE("a DETSGRAD attacker's timing and its trigger's granularity are checked, exit 2") {
+  const auto refused = [](const std::string& scenario, std::vector<std::string> extra) {
+    std::vector<std::string> args{"run", scenario, "-o", scratch("dbyz-refused"), "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_dlsim(args);
+  };
+  const CliResult dpsgd = refused(kScenario, {"--set", R"(/byzantine/sends="every_iteration")"});
+  CHECK(dpsgd.code == 2);
+  CHECK(dpsgd.err.find("/byzantine/sends: \"dpsgd\" sends at every iteration") !=
+        std::string::npos);
+  const CliResult bad = refused(kDetsgradScenario, {"--set", R"(/byzantine/sends="always")"});
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("/byzantine/sends") != std::string::npos);
+  const CliResult flip =
+      refused(kDetsgradScenario, {"--set", R"(/byzantine/attack={"kind":"label_flip"})", "--set",
+                                  R"(/byzantine/sends="every_iteration")"});
+  CHECK(flip.code == 2);
+  CHECK(flip.err.find("/byzantine/sends: label_flip") != std::string::npos);
+  const CliResult layers = refused(kDetsgradScenario, {"--set", R"(/trigger/granularity="layer")"});
+  CHECK(layers.code == 2);
+  CHECK(layers.err.find("/byzantine: Byzantine DETSGRAD senders craft whole models") !=
+        std::string::npos);
 }

@@ -105,14 +105,16 @@ TEST_CASE("bad aggregation parameters exit 2 naming their JSON pointer") {
   CHECK(error_of(R"("median")").starts_with("s.json: /algorithm/aggregation: expected an object"));
 }
 
-TEST_CASE("a robust rule is refused for every algorithm but D-PSGD, the mean is taken by all") {
+TEST_CASE(
+    "a robust rule is refused for every algorithm but D-PSGD and DETSGRAD, the mean is taken by "
+    "all") {
   for (const AlgorithmDescriptor* d : algorithm_descriptors()) {
     CAPTURE(d->name());
     json j = minimal();
     j["algorithm"]["kind"] = std::string(d->name());
     const std::string robust = scenario_error_of(with_rule({{"rule", "median"}}, j));
     if (d->capabilities().aggregation) {
-      CHECK(d->name() == "dpsgd");
+      CHECK((d->name() == "dpsgd" || d->name() == "detsgrad"));
       CHECK(robust.find("/algorithm/aggregation") == std::string::npos);
     } else {
       CHECK(robust.starts_with("s.json: /algorithm/aggregation: algorithm \"" +

@@ -107,10 +107,14 @@ TEST_CASE("bad byzantine input exits 2 naming its JSON pointer") {
             .rfind("s.json: /byzantine/knowledge: expected one of", 0) == 0);
 }
 
-TEST_CASE("Byzantine senders are refused outside sync D-PSGD on a static graph, naming the key") {
+TEST_CASE(
+    "Byzantine senders are refused outside sync D-PSGD and DETSGRAD on a static graph, naming the "
+    "key") {
   const json b = {{"count", 1}, {"attack", {{"kind", "sign_flip"}}}};
   CHECK(scenario_error_of(with(scenario(b), "/algorithm", {{"kind", "none"}}))
-            .rfind("s.json: /byzantine: Byzantine senders work with \"dpsgd\" so far", 0) == 0);
+            .rfind(
+                "s.json: /byzantine: Byzantine senders work with \"dpsgd\" and \"detsgrad\" so far",
+                0) == 0);
   CHECK(scenario_error_of(with(scenario(b), "/time/mode", "async"))
             .rfind("s.json: /byzantine: Byzantine senders run in sync mode only", 0) == 0);
   CHECK(scenario_error_of(

@@ -11,7 +11,7 @@ namespace {
 AlgorithmCapabilities capabilities_of_detsgrad() {
   using T = TriggerKind;
   AlgorithmCapabilities c;
-  c.dynamic = c.churn = c.compression = c.per_tensor = c.alpha_threshold = true;
+  c.dynamic = c.churn = c.compression = c.per_tensor = c.alpha_threshold = c.aggregation = true;
   c.optimizer = false;  // its step sizes are /algorithm's a and b
   c.triggers = {T::kAlways, T::kNever, T::kPeriodic, T::kProbability, T::kThreshold, T::kAdaptive};
   return c;
@@ -47,9 +47,11 @@ class DetsgradDescriptor final : public DescriptorWith<DetsgradOptions> {
 
   // Broadcast x^_i, the pending snapshot, the consensus cache. Async: 0.6 more, measured
   // (10,000 quadratic agents on a torus: 6.6 vectors per agent against 5.7 in sync), for the
-  // copies in flight while the links keep up.
+  // copies in flight while the links keep up. A robust rule: its result M, one more.
   AlgorithmCopies copies(const ScenarioSpec& s, const GraphDegrees&) const override {
-    return {s.time.mode == TimeMode::kAsync ? 3.6 : 3.0, 0.0, AlgorithmCopies::Sends::kNeighbours};
+    const double robust = s.algorithm.aggregation.kind != AggregationKind::kMean ? 1.0 : 0.0;
+    return {(s.time.mode == TimeMode::kAsync ? 3.6 : 3.0) + robust, 0.0,
+            AlgorithmCopies::Sends::kNeighbours};
   }
 
   void warn(World& w) const override {
@@ -76,10 +78,14 @@ class DetsgradDescriptor final : public DescriptorWith<DetsgradOptions> {
   std::unique_ptr<Algorithm> build(World& w) const override {
     const DetsgradSpec& d = w.spec.algorithm.options_as<DetsgradOptions>().spec;
     const TriggerSpec trigger = w.spec.trigger.value_or(TriggerSpec{});
+    check_aggregation_fits(w);
     // Its consensus term weighs every neighbour alike: the overlay's weights are not read.
-    return std::make_unique<Detsgrad>(d, trigger,
-                                      make_overlay(w, topo::MixingRule::kMetropolisHastings),
-                                      w.spec.algorithm.compression);
+    auto a = std::make_unique<Detsgrad>(d, trigger,
+                                        make_overlay(w, topo::MixingRule::kMetropolisHastings),
+                                        w.spec.algorithm.compression);
+    a->set_aggregation(w.spec.algorithm.aggregation, w.spec.run.iterations);
+    if (w.spec.byzantine) a->set_byzantine(*w.spec.byzantine, w.spec.seed);
+    return a;
   }
 
  private:

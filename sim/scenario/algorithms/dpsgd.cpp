@@ -2,8 +2,6 @@
 // matrix, in either order (docs/algorithms.md, "D-PSGD").
 #include "sim/scenario/algorithms/dpsgd.hpp"
 
-#include <algorithm>
-
 #include "sim/agents/dpsgd.hpp"
 #include "sim/scenario/algorithms/mixing_json.hpp"
 #include "sim/scenario/algorithms/overlay_build.hpp"
@@ -27,30 +25,9 @@ class DpsgdDescriptor final : public DescriptorWith<DpsgdOptions> {
   AlgorithmCopies copies(const ScenarioSpec&, const GraphDegrees&) const override {
     return {3.0, 0.0, AlgorithmCopies::Sends::kNeighbours};
   }
-  // A robust rule must fit the smallest neighbourhood of an agent that applies it (trim,
-  // Krum's 2f + 3): every agent but those that mix with the mean (mixes_with_mean, the
-  // predicate Dpsgd::start skips them by).
-  void check_aggregation(const World& w) const {
-    const AggregationSpec& rule = w.spec.algorithm.aggregation;
-    if (rule.kind == AggregationKind::kMean) return;
-    bool skipped = false;
-    uint32_t smallest = w.spec.agents > 1 ? w.graph.node_count() : 0;
-    for (uint32_t i = 0; i < w.graph.node_count(); ++i) {
-      if (w.spec.byzantine && w.spec.byzantine->mixes_with_mean(i)) {
-        skipped = true;
-        continue;
-      }
-      smallest = std::min(smallest, w.graph.degree(i));
-    }
-    const std::string why = refusal(rule, size_t{smallest} + 1);
-    if (!why.empty())
-      throw InputError(fmt::format("{}: /algorithm/aggregation: {} (the graph's smallest "
-                                   "neighbourhood{}: degree {})", w.spec.file, why,
-                                   skipped ? " of an honest agent" : "", smallest));
-  }
   std::unique_ptr<Algorithm> build(World& w) const override {
     const auto& d = w.spec.algorithm.options_as<DpsgdOptions>();
-    check_aggregation(w);
+    check_aggregation_fits(w);
     return naming_weights(w, [&]() -> std::unique_ptr<Algorithm> {
       auto a = std::make_unique<Dpsgd>(make_overlay(w, d.mixing), w.spec.algorithm.compression,
                                        d.order, w.spec.algorithm.aggregation,

@@ -18,6 +18,12 @@ Overlay make_overlay(World& w, topo::MixingRule mixing);
 /// epidemic: s, the mean, as any in-degree up to n - 1 can be drawn; a sequence: its graphs').
 uint32_t consensus_degree(const World& w);
 
+/// A robust rule (/algorithm/aggregation) must fit the smallest neighbourhood of an agent that
+/// applies it (trim, Krum's 2f + 3): every agent but the attackers that keep the plain mean
+/// (ByzantineSpec::mixes_with_mean, the predicate the algorithms skip them by). InputError
+/// naming /algorithm/aggregation otherwise; nothing for the mean.
+void check_aggregation_fits(const World& w);
+
 /// Rethrows a mixing-weights error of an algorithm's constructor as one naming
 /// /algorithm/weights.
 template <class Build>
