@@ -67,10 +67,11 @@ const char* to_string(ByzantineTiming timing) {
 }
 
 void ByzantineSender::start(std::span<const Agent> agents, const Overlay& overlay,
-                            TargetWeights weights) {
+                            TargetWeights weights, const PublishedModels* published) {
   const auto n = static_cast<uint32_t>(agents.size());
   agents_ = agents;
   target_weights_ = weights;
+  published_ = published;
   mask_ = byzantine_mask(spec_.agents, n);
   random_.clear();
   random_.reserve(n);
@@ -83,7 +84,8 @@ void ByzantineSender::start(std::span<const Agent> agents, const Overlay& overla
 
 // Received: b's own model and every copy it holds (its fellow attackers send it their own
 // honest models, so every copy is an honestly trained model). Omniscient: the target's current
-// model and those of its honest neighbours, as He et al.'s code hands the attack.
+// model and those of its honest neighbours, as He et al.'s code hands the attack (as the target
+// combines them: model_of).
 void ByzantineSender::honest_set(const Agent& b, uint32_t t, const Overlay& overlay,
                                  std::span<const Snapshot> held) {
   honest_.clear();
@@ -93,9 +95,9 @@ void ByzantineSender::honest_set(const Agent& b, uint32_t t, const Overlay& over
       if (c) honest_.push_back(view(*c));
     return;
   }
-  honest_.push_back(view(agents_[t].x));
+  honest_.push_back(view(model_of(t)));
   for (uint32_t j : overlay.sources(t))
-    if (!is_byzantine(j)) honest_.push_back(view(agents_[j].x));
+    if (!is_byzantine(j)) honest_.push_back(view(model_of(j)));
 }
 
 // Both views weigh with t's mixing weights, which the topology makes public (all alike for
@@ -120,12 +122,12 @@ std::span<const float> ByzantineSender::dissensus_view(const Agent& b, uint32_t 
       byzantine_weight += weight;
       continue;
     }
-    const ParamVector* x = omniscient ? &agents_[j].x : held_copy(own_sources, held, j);
+    const ParamVector* x = omniscient ? &model_of(j) : held_copy(own_sources, held, j);
     if (x == nullptr) continue;
     honest_.push_back(view(*x));
     weights_.push_back(weight);
   }
-  if (omniscient) return view(agents_[t].x);
+  if (omniscient) return view(model_of(t));
   const ParamVector* target = held_copy(own_sources, held, t);
   return view(target ? *target : b.x);
 }

@@ -72,6 +72,16 @@ const char* to_string(ByzantineTiming timing);
 /// overlay's mixing weights (D-PSGD), or all alike (DETSGRAD's consensus term).
 enum class TargetWeights : uint8_t { kOverlay, kEqual };
 
+/// What an omniscient attacker reads as agent j's model: the vector j's neighbours combine. An
+/// algorithm that mixes published copies rather than current models (DETSGRAD: x^_j) says which;
+/// without one the attacker reads x_j.
+class PublishedModels {
+ public:
+  virtual ~PublishedModels() = default;
+  /// Agent j's model as its neighbours combine it this round; null: its current x_j.
+  virtual const ParamVector* published(uint32_t j) const = 0;
+};
+
 /// The crafted vectors of a model-sending algorithm's Byzantine senders. Used in the event loop
 /// only (communicate), which runs serially: it reads other agents' models there.
 class ByzantineSender {
@@ -83,8 +93,10 @@ class ByzantineSender {
   bool is_byzantine(uint32_t agent) const { return mask_[agent] != 0; }
   /// Sizes every workspace for `overlay`'s largest neighbourhood; keeps `agents` (omniscient
   /// knowledge reads their current models). The agents outlive this object.
+  /// `published` (null: the current models) outlives this object.
   void start(std::span<const Agent> agents, const Overlay& overlay,
-             TargetWeights weights = TargetWeights::kOverlay);
+             TargetWeights weights = TargetWeights::kOverlay,
+             const PublishedModels* published = nullptr);
   /// The vector Byzantine agent b sends to t, in a buffer of `pool`. `held`: b's copies of its
   /// sources (null: nothing arrived yet), parallel to overlay.sources(b).
   Snapshot craft(const Agent& b, uint32_t t, const Overlay& overlay, std::span<const Snapshot> held,
@@ -100,10 +112,16 @@ class ByzantineSender {
   /// weight t gives its Byzantine neighbours.
   std::span<const float> dissensus_view(const Agent& b, uint32_t t, const Overlay& overlay,
                                         std::span<const Snapshot> held, double& byzantine_weight);
+  /// Omniscient knowledge: agent j's model as its neighbours combine it.
+  const ParamVector& model_of(uint32_t j) const {
+    const ParamVector* p = published_ ? published_->published(j) : nullptr;
+    return p ? *p : agents_[j].x;
+  }
 
   ByzantineSpec spec_;
   uint64_t seed_;
   TargetWeights target_weights_ = TargetWeights::kOverlay;
+  const PublishedModels* published_ = nullptr;
   std::vector<uint8_t> mask_;
   std::span<const Agent> agents_;
   std::vector<RandomStream> random_;            // per agent (only the Byzantine ones draw)

@@ -12,10 +12,6 @@
 namespace dlsim {
 namespace {
 
-// Passes over the parameters run in blocks that stay in L1 between their steps: the models are
-// larger than the caches, so passes over memory, not flops, are what an iteration costs.
-constexpr Eigen::Index kBlock = 2048;
-
 // Distinguishes Detsgrad objects in the thread-local step-size memo (addresses get reused).
 std::atomic<uint64_t> instances{0};
 
@@ -59,7 +55,7 @@ void Detsgrad::start(std::span<Agent> agents) {
     s.copies.start(sources(a.id.value).size());
     s.size = static_cast<size_t>(a.x.size());
   }
-  if (byzantine_) byzantine_->start(agents, overlay_, TargetWeights::kEqual);
+  if (byzantine_) byzantine_->start(agents, overlay_, TargetWeights::kEqual, this);
   if (aggregation_.kind == AggregationKind::kMean) return;  // the plain sum, no workspace
   for (const Agent& a : agents) start_robust(a, state_[a.id.value]);
 }
@@ -192,10 +188,9 @@ void Detsgrad::prepare_compressed(Agent& a, PerAgent& s) {
 }
 
 bool Detsgrad::fused_local_step(Agent& a) {
-  // An attacker crafts its vectors in communicate() from the models as they are then (its own,
-  // or its targets' when omniscient): x_k there, whether or not the step would fuse. Both paths
-  // give the same bits for the honest updates.
-  if (byzantine_) return false;
+  // An attacker crafts its vectors in communicate() from its own model as it is then (sign
+  // flip, gaussian, its received view): x_k, as in D-PSGD, so it does not fuse its step.
+  if (byzantine_ && byzantine_->is_byzantine(a.id.value)) return false;
   PerAgent& s = state_[a.id.value];
   // x_k - alpha_k s g now and the consensus term in update() is the same update only when that
   // term does not read x_k: a broadcast copy exists by then. update() applies the gradient term

@@ -56,7 +56,7 @@ struct DetsgradSpec {
   int64_t local_steps = 1;  // H: iterations k with k % H != 0 are local steps only (SPARQ-SGD)
 };
 
-class Detsgrad final : public Algorithm, public SyncFastPath {
+class Detsgrad final : public Algorithm, public SyncFastPath, private PublishedModels {
  public:
   /// On the agents' overlay: a static graph is a fixed one (its weights are not used). A
   /// per-tensor trigger takes no compression. A dynamic overlay takes whole-model triggers
@@ -103,6 +103,10 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
   size_t snapshot_buffers(AgentId i) const { return state_[i.value].pool.buffers(); }
 
  private:
+  // Passes over the parameters run in blocks that stay in L1 between their steps: the models are
+  // larger than the caches, so passes over memory, not flops, are what an iteration costs.
+  static constexpr Eigen::Index kBlock = 2048;
+
   struct Steps {  // alpha_k, alpha_k * s and beta_k of one iteration: pow() once per agent
     int64_t k = -1;
     double alpha = 0.0;
@@ -226,6 +230,10 @@ class Detsgrad final : public Algorithm, public SyncFastPath {
   Snapshot params_for(const Agent& a, PerAgent& s, uint32_t j);
   /// Whether a fires at this iteration whatever its trigger says (an attacker sending always).
   bool always_fires(const Agent& a) const;
+  /// An omniscient attacker's view of agent j: x^_j as its neighbours combine it this round
+  /// (the snapshot it is about to send, else its last one; null before its first event or with
+  /// consensus "state": then x_j).
+  const ParamVector* published(uint32_t j) const override;
 
   DetsgradSpec spec_;
   Trigger trigger_;

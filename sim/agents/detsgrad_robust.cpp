@@ -42,7 +42,8 @@ void Detsgrad::start_robust(const Agent& a, PerAgent& s) {
 
 // The same steps as update_block's two cases, with (d+1) (c - M) in place of the sum of
 // differences: the gradient term first (fused or not) when c = x^_i, in one expression with
-// the consensus term when c = x_i. The drift for the next trigger is left to prepare().
+// the consensus term when c = x_i; in the same blocks, the drift ||x_{k+1} - x^_i|| that the
+// next prepare() compares with the threshold (the blocks drift_norm() would use: same value).
 void Detsgrad::robust_update(Agent& a, PerAgent& s) {
   const Steps& st = steps(s, a.iteration);
   const bool from_broadcast = spec_.consensus == ConsensusBase::kBroadcast && s.broadcast;
@@ -60,16 +61,26 @@ void Detsgrad::robust_update(Agent& a, PerAgent& s) {
   aggregate(aggregation_, in, progress,
             std::span<float>(s.mixed.data(), static_cast<size_t>(s.mixed.size())), *s.robust);
   const float step = st.beta * static_cast<float>(held.size() + 1);
-  if (from_broadcast) {
-    if (!s.fused) a.x.noalias() -= st.alpha_s * a.g;
-    a.x.noalias() -= step * (centre - s.mixed);
-  } else {
-    a.x = a.x - step * (a.x - s.mixed) - st.alpha_s * a.g;
+  const bool track = !tensor_events_ && trigger_.needs_drift() && s.broadcast;
+  NormAccumulator drift(trigger_.spec().norm);
+  for (Eigen::Index start = 0; start < a.x.size(); start += kBlock) {
+    const Eigen::Index n = std::min(kBlock, a.x.size() - start);
+    auto x = a.x.segment(start, n);
+    const auto m = s.mixed.segment(start, n);
+    const auto g = a.g.segment(start, n);
+    if (from_broadcast) {
+      if (!s.fused) x.noalias() -= st.alpha_s * g;
+      x.noalias() -= step * (centre.segment(start, n) - m);
+    } else {
+      x = x - step * (x - m) - st.alpha_s * g;
+    }
+    if (track) drift.add(x - s.broadcast->segment(start, n));
   }
   s.dirty = false;
   s.fused = false;
   s.cache_valid = false;
-  s.drift_ready = false;
+  s.drift_ready = track;
+  s.next_drift = drift.value();
 }
 
 // In the event loop, where no other thread drops the attacker's copies (as in prepare()). To a
@@ -78,6 +89,12 @@ Snapshot Detsgrad::params_for(const Agent& a, PerAgent& s, uint32_t j) {
   if (!byzantine_ || !byzantine_->is_byzantine(a.id.value) || byzantine_->is_byzantine(j))
     return s.broadcast;
   return byzantine_->craft(a, j, overlay_, s.copies.held, s.pool);
+}
+
+const ParamVector* Detsgrad::published(uint32_t j) const {
+  const PerAgent& s = state_[j];
+  if (spec_.consensus != ConsensusBase::kBroadcast) return nullptr;
+  return s.pending ? s.pending.get() : s.broadcast.get();
 }
 
 bool Detsgrad::always_fires(const Agent& a) const {

@@ -55,7 +55,10 @@ json algorithm_to_json(const AlgorithmSpec& a) {
   json j = {{"kind", std::string(a.name())}};
   if (a.options) a.descriptor->to_json(a.options.get(), j);
   if (a.compression.enabled()) j["compression"] = compression_to_json(a.compression);
-  if (a.descriptor->capabilities().aggregation || a.aggregation.kind != AggregationKind::kMean)
+  // D-PSGD has written its rule since it took one; the others write it when it is not the mean,
+  // so that the scenario.json of their runs in existing sweep folders stays equal to a resolved
+  // one (a sweep reuses a finished run only then).
+  if (a.name() == "dpsgd" || a.aggregation.kind != AggregationKind::kMean)
     j["aggregation"] = aggregation_to_json(a.aggregation);
   return j;
 }

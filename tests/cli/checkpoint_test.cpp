@@ -289,6 +289,18 @@ TEST_CASE("runs with full send buffers killed with SIGKILL and resumed give the 
        "/network/send_buffer=2", "--set", R"(/algorithm/compression={"kind":"top_k","k":30})"});
 }
 
+TEST_CASE("Byzantine runs killed with SIGKILL and resumed give the same results") {
+  // The attackers' random streams (gaussian), crafted copies held by their targets, DETSGRAD's
+  // robust consensus and an attacker that ignores its trigger.
+  const std::string gaussian = R"("attack":{"kind":"gaussian","sigma":0.5})";
+  check_survives_kills(
+      "detsgrad", {"--set", "/run/iterations=400", "--set",
+                   R"(/byzantine={"agents":[1],)" + gaussian + R"(,"sends":"every_iteration"})",
+                   "--set", R"(/algorithm/aggregation={"rule":"median"})"});
+  check_survives_kills("dpsgd", {"--set", "/run/iterations=300", "--set",
+                                 R"(/byzantine={"agents":[1],)" + gaussian + "}"});
+}
+
 TEST_CASE("maxmin-sharing runs killed with SIGKILL and resumed give the same results") {
   // Flows in flight at their shares, ends that moved, lossy links' streams, copies coalesced
   // into held flows, senders waiting for kSenderReady (gossip's requests and replies block).

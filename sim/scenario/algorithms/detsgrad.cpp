@@ -57,7 +57,15 @@ class DetsgradDescriptor final : public DescriptorWith<DetsgradOptions> {
   void warn(World& w) const override {
     const uint32_t max_degree = consensus_degree(w);
     const double beta0 = w.spec.algorithm.options_as<DetsgradOptions>().spec.beta.at(0);
-    if (beta0 * max_degree >= 1.0)
+    const AggregationKind rule = w.spec.algorithm.aggregation.kind;
+    if (rule != AggregationKind::kMean && beta0 * (max_degree + 1) >= 1.0)
+      w.warnings.push_back(fmt::format(
+          "{}: /algorithm/b: beta_0 * (max degree + 1) = {} * {} = {:.3g} >= 1: with \"{}\" the "
+          "consensus step goes that fraction of the way to the rule's result, past it until "
+          "beta_k decays below 1/{}",
+          w.spec.file, beta0, max_degree + 1, beta0 * (max_degree + 1), to_string(rule),
+          max_degree + 1));
+    else if (beta0 * max_degree >= 1.0)
       w.warnings.push_back(fmt::format(
           "{}: /algorithm/b: beta_0 * max degree = {} * {} = {:.3g} >= 1: the consensus step is "
           "unstable until beta_k decays below 1/{}",
