@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What a robust aggregation rule costs a whole D-PSGD run (docs/algorithms.md, "Robust
 # aggregation"): one dlsim binary runs scenarios/default.json as D-PSGD (the 10-agent ring) and
-# the same on a random 8-regular graph of 32 agents, with `/algorithm/aggregation` set to each
+# the same on a random 8-regular graph of 32 agents (ALGORITHM=detsgrad: as the default
+# scenario's DETSGRAD, b = 0.1 on the 8-regular graph), with `/algorithm/aggregation` set to each
 # rule in turn, the mean first; REPS rounds of every rule in a row, so that all see the same
 # moments of a shared host. Prints per graph and rule the median wall time (summary.json's
 # wall_s) and update time (updates_s, where the mixing runs), and the median ratio to the mean's
@@ -38,9 +39,15 @@ if [[ -n ${RULES:-} ]]; then
   for entry in "${rules[@]}"; do [[ $wanted == *" ${entry%%|*} "* ]] && kept+=("$entry"); done
   rules=("${kept[@]}")
 fi
-common=(--quiet --set '/algorithm={"kind":"dpsgd"}' --set /trigger=null
-        --set /run/iterations="$iterations" --set /run/eval_every=0 --set /run/eval_samples=500)
+common=(--quiet --set /run/iterations="$iterations" --set /run/eval_every=0
+        --set /run/eval_samples=500)
 regular=(--set /agents=32 --set '/topology={"kind":"random_regular","degree":8}')
+algorithm=${ALGORITHM:-dpsgd}
+case $algorithm in
+  dpsgd) common+=(--set '/algorithm={"kind":"dpsgd"}' --set /trigger=null) ;;
+  detsgrad) regular+=(--set /algorithm/b=0.1) ;;  # beta_0 (d + 1) < 1 with a robust rule
+  *) echo "ALGORITHM: dpsgd or detsgrad, not $algorithm" >&2; exit 2 ;;
+esac
 for r in $(seq "$reps"); do
   for entry in "${rules[@]}"; do
     IFS='|' read -r name ring reg <<<"$entry"
@@ -56,7 +63,7 @@ import json, statistics, sys
 out, reps, names = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 def load(graph, name, r):
     return json.load(open(f"{out}/{graph}-{name}-{r}/summary.json"))["time"]
-for graph, label in (("ring", "default.json as D-PSGD: ring of 10"),
+for graph, label in (("ring", "default.json: ring of 10"),
                      ("regular", "random 8-regular graph of 32 agents")):
     print(f"{label}")
     print(f"| rule | wall s | updates s | wall / mean |")
