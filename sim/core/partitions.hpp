@@ -1,7 +1,7 @@
 // A run's nodes split into partitions that advance in windows (docs/partitioned-runs.md): what
 // the Simulator needs to run them (Simulator::partition), and what a driver gives it to stop
 // every partition at one event of the one-process order. In one process ("virtual ranks") the
-// partitions take turns within each window; over MPI each rank would hold one.
+// partitions take turns within each window; over MPI each rank holds one (rank_windows.cpp).
 #pragma once
 
 #include <cstdint>
@@ -55,7 +55,8 @@ class WindowControl {
   /// agent's step) bounds the windows by a lower bound of E, so that no partition runs past it.
   virtual EventBound horizon() = 0;
   /// Called after each window, every partition's events up to the window's end (or the horizon)
-  /// having run; false: run() returns.
+  /// having run; false: run() returns. Over MPI ranks (partition_exchange.hpp) every rank's
+  /// control must give the same horizon and answer: the caller's duty (it reduces over ranks).
   virtual bool window_done() = 0;
 };
 

@@ -28,7 +28,18 @@ void Simulator::partition(const Partitions& p) {
   clocks_.assign(p.count, now_);
 }
 
+void Simulator::partition(const Partitions& p, PartitionExchange& exchange) {
+  DLSIM_CHECK(p.count == exchange.ranks() && exchange.rank() < p.count,
+              "{} partitions over {} ranks (this one rank {})", p.count, exchange.ranks(),
+              exchange.rank());
+  partition(p);
+  if (p.count == 1) return;
+  exchange_ = &exchange;
+  current_ = exchange.rank();
+}
+
 void Simulator::archive(StateArchive& ar) {
+  DLSIM_CHECK(exchange_ == nullptr, "a checkpoint of one rank's partition (not implemented)");
   ar.value(now_);
   ar.vector(counters_);
   ar.value(events_processed_);
@@ -52,6 +63,16 @@ void Simulator::archive(StateArchive& ar) {
   }
 }
 
+void Simulator::set_stale_filter(EventKind kind, StaleFilter filter, const void* owner) {
+  DLSIM_CHECK(stale_filter_ == nullptr || (stale_filter_ == filter && stale_owner_ == owner),
+              "a second stale-event filter");
+  DLSIM_CHECK(static_cast<uint32_t>(kind) < 64, "event kind {} beyond the filter's mask",
+              static_cast<int>(kind));
+  stale_kinds_ |= uint64_t{1} << static_cast<uint32_t>(kind);
+  stale_filter_ = filter;
+  stale_owner_ = owner;
+}
+
 void Simulator::drop_stale() {
   for (EventQueue& q : queues_) {
     std::vector<Event> events = q.pending();
@@ -65,6 +86,11 @@ uint32_t Simulator::partition_for(SimTime at, AgentId agent) const {
   DLSIM_CHECK(agent.value < partition_of_.size(), "an event for node {} of {}", agent.value,
               partition_of_.size());
   const uint32_t p = partition_of_[agent.value];
+  // Over ranks an origin's counter lives on its node's rank: outside a handler (where the origin
+  // is `agent`) only this rank's nodes may be given events.
+  DLSIM_CHECK(exchange_ == nullptr || p == current_ || handling_ != kNoNode,
+              "an event for node {} (rank {}) scheduled outside a handler on rank {}", agent.value,
+              p, current_);
   DLSIM_CHECK(p == current_ || handling_ == kNoNode || at.ns - now_.ns >= lookahead_.ns,
               "node {} scheduled an event for node {} (another partition) {} ns ahead, sooner "
               "than the lookahead of {} ns",

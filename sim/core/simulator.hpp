@@ -18,11 +18,14 @@
 // earliest pending event T, each partition in turn runs its events before T + L. An event one
 // partition schedules for another's node comes at least L after its handler's time, so it lands
 // after the window, where the other partition has not been yet; each node sees its events in
-// the same order as in one queue, whichever partition runs first.
+// the same order as in one queue, whichever partition runs first. Over ranks (partition() with
+// an exchange) a process runs its rank's partition; the others' queues are outboxes
+// (rank_windows.cpp).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -30,6 +33,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/event_queue.hpp"
 #include "sim/core/fingerprint.hpp"
+#include "sim/core/partition_exchange.hpp"
 #include "sim/core/partitions.hpp"
 #include "sim/core/random.hpp"
 #include "sim/core/state_archive.hpp"
@@ -44,13 +48,14 @@ class Simulator {
   /// partitioned run: by any partition).
   SimTime now() const { return now_; }
   uint64_t seed() const { return seed_; }
-  size_t pending() const {  ///< stale events included
+  size_t pending() const {  ///< stale events included; over ranks, this rank's and its outboxes'
     size_t n = 0;
     for (const EventQueue& q : queues_) n += q.size();
     return n;
   }
-  uint64_t events_processed() const { return events_processed_; }
-  /// Each node's hash of the events it handled (fingerprint.hpp, EventFingerprints), by node id.
+  uint64_t events_processed() const { return events_processed_; }  ///< over ranks: this rank's
+  /// Each node's hash of the events it handled (EventFingerprints), by node id (over ranks: this
+  /// rank's nodes only; rank_totals.hpp combines them).
   std::span<const Fingerprint> node_fingerprints() const { return fingerprints_.nodes(); }
   /// The events' fingerprint: the nodes' hashes combined in node order.
   Fingerprint fingerprint() const { return fingerprints_.combined(); }
@@ -91,15 +96,7 @@ class Simulator {
   /// Events of `kind` for which filter(owner, e) holds are dropped unseen (header comment).
   /// One filter and owner per simulator, for any kinds: setting it again adds `kind` (a no-op
   /// when it has it already). `owner` outlives it.
-  void set_stale_filter(EventKind kind, StaleFilter filter, const void* owner) {
-    DLSIM_CHECK(stale_filter_ == nullptr || (stale_filter_ == filter && stale_owner_ == owner),
-                "a second stale-event filter");
-    DLSIM_CHECK(static_cast<uint32_t>(kind) < 64, "event kind {} beyond the filter's mask",
-                static_cast<int>(kind));
-    stale_kinds_ |= uint64_t{1} << static_cast<uint32_t>(kind);
-    stale_filter_ = filter;
-    stale_owner_ = owner;
-  }
+  void set_stale_filter(EventKind kind, StaleFilter filter, const void* owner);
 
   /// Every pending event that is not stale, in (time, key) order, whatever the partitions.
   std::vector<Event> pending_events() const;
@@ -108,6 +105,14 @@ class Simulator {
   /// nothing has been scheduled or loaded yet, one partition per node of the run, lookahead > 0.
   void partition(const Partitions& p);
   uint32_t partitions() const { return static_cast<uint32_t>(queues_.size()); }
+  /// The same over processes: only partition exchange.rank() runs here (p.count == ranks(),
+  /// `exchange` outlives the runs); other ranks' nodes get events only from handlers, L ahead.
+  void partition(const Partitions& p, PartitionExchange& exchange);
+  /// Whether `node`'s events run in this process (always, unless partitioned over ranks).
+  bool runs_here(AgentId node) const { return !exchange_ || partition_of_[node.value] == current_; }
+  /// Events of `kind` sent to another rank carry what `hook` packs (partition_exchange.hpp).
+  /// `hook` outlives the runs.
+  void set_shipping(EventKind kind, EventShipping& hook);
 
   /// The clock, the origins' counters, the nodes' fingerprints and every pending event that is
   /// not stale, for checkpoints. Loading replaces them; the seed is the scenario's, checked by
@@ -130,11 +135,15 @@ class Simulator {
   /// Runs events in order, calling handler(const Event&) for each, until the queue is empty,
   /// stop() is called, or the next event lies after `until`. Returns the events handled. A
   /// partitioned run goes in windows (header comment), each bounded by `windows`' horizon and
-  /// followed by its window_done() when it is given.
+  /// followed by its window_done() when it is given. Over ranks, every rank calls run() alike,
+  /// window_done() answering the same on each (the caller's duty: it reduces over ranks); a throw
+  /// on one rank ends every rank's run() at the next agreement (rank_windows.cpp).
   template <class Handler>
   uint64_t run(Handler&& handler, SimTime until = SimTime::max(),
                WindowControl* windows = nullptr) {
-    if (!partition_of_.empty()) return run_windows(handler, until, windows);
+    if (!partition_of_.empty())
+      return exchange_ ? run_rank(HandlerRef::of(handler), until, windows)
+                       : run_windows(handler, until, windows);
     stopped_ = false;
     const uint64_t start = events_processed_;
     CheckContext& context = current_check_context();
@@ -236,6 +245,20 @@ class Simulator {
     return events_processed_ - start;
   }
 
+  struct HandlerRef {  // a handler of any type, for the window loop over ranks in the .cpp
+    void* object;
+    void (*call)(void*, const Event&);
+    void operator()(const Event& e) const { call(object, e); }
+    template <class H>
+    static HandlerRef of(H& h) {
+      return {const_cast<void*>(static_cast<const void*>(std::addressof(h))),
+              [](void* o, const Event& e) { (*static_cast<H*>(o))(e); }};
+    }
+  };
+  uint64_t run_rank(HandlerRef handler, SimTime until, WindowControl* windows);
+  std::vector<std::vector<std::byte>> pack_outboxes();
+  void push_incoming(std::span<const std::byte> bytes);
+
   static bool after(const Event& e, const EventBound& bound) { return bound < EventBound::of(e); }
   SimTime latest_clock() const {
     return clocks_.empty() ? now_ : *std::max_element(clocks_.begin(), clocks_.end());
@@ -265,6 +288,8 @@ class Simulator {
   std::vector<SimTime> clocks_;
   uint32_t current_ = 0;  // the partition whose events run (or ran last)
   SimTime lookahead_;
+  PartitionExchange* exchange_ = nullptr;  // over ranks only; then current_ is this rank
+  std::vector<EventShipping*> shipping_;   // by kind; null: the payload travels as it is
   EventFingerprints fingerprints_;
   uint64_t stale_kinds_ = 0;  // bit k: events of kind k go through the filter
   StaleFilter stale_filter_ = nullptr;

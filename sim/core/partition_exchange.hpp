@@ -1,0 +1,64 @@
+// A partitioned run over processes (docs/partitioned-runs.md, "Slice (c), first part"): each
+// process (a rank) runs one partition of the Simulator, and at each window's end the events its
+// handlers scheduled for other ranks' nodes travel through a PartitionExchange (MPI in
+// sim/distributed; nothing here knows how). A layer whose events' payload indexes its own tables
+// (a message slot) registers an EventShipping hook so that the indexed content travels too.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "sim/core/event.hpp"
+#include "sim/core/time.hpp"
+
+namespace dlsim {
+
+/// What every rank learns at a window's start.
+struct WindowStart {
+  SimTime earliest;  ///< the earliest pending event of any rank; SimTime::max() when none is
+  bool all_ok;       ///< false: some rank failed since the last agreement
+};
+
+/// The collectives a rank's window loop needs. Every rank calls them in the same order (each is
+/// collective: it returns only once every rank has called it).
+class PartitionExchange {
+ public:
+  virtual ~PartitionExchange() = default;
+  virtual uint32_t rank() const = 0;
+  virtual uint32_t ranks() const = 0;
+  /// The minimum of every rank's `earliest`, and whether every rank's `ok` was true.
+  virtual WindowStart start_window(SimTime earliest, bool ok) = 0;
+  /// Whether every rank's `ok` is true.
+  virtual bool all_ok(bool ok) = 0;
+  /// Sends outgoing[r] to rank r (outgoing.size() == ranks(); this rank's own entry is empty)
+  /// and returns what every rank sent this one, concatenated in rank order.
+  virtual std::vector<std::byte> exchange(std::span<const std::vector<std::byte>> outgoing) = 0;
+  /// On rank 0: every rank's `mine`, by rank. On the others: empty.
+  virtual std::vector<std::vector<std::byte>> gather_to_rank_0(std::span<const std::byte> mine) = 0;
+};
+
+/// Ships what an event's payload stands for (a message slot's content) to the rank that will
+/// handle it. Registered per kind (Simulator::set_shipping); kinds without one ship the payload
+/// as it is.
+class EventShipping {
+ public:
+  virtual ~EventShipping() = default;
+  /// On the sending rank: appends the content `e.payload` stands for to `out`, and releases it
+  /// here (the event will not run on this rank).
+  virtual void pack(const Event& e, std::vector<std::byte>& out) = 0;
+  /// On the receiving rank: installs `content` (what pack() appended) and returns the payload
+  /// that stands for it here. Called in (time, key) order of the incoming events.
+  virtual uint32_t unpack(const Event& e, std::span<const std::byte> content) = 0;
+};
+
+/// Thrown on the ranks that did not fail when another rank's handler (or shipping hook, or
+/// WindowControl) threw: every rank stops at the same window agreement.
+class OtherRankFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace dlsim

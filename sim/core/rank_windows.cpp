@@ -1,0 +1,160 @@
+// The window loop of one rank of a run partitioned over processes (docs/partitioned-runs.md,
+// "Slice (c), first part"): this rank's partition runs the events of each window; the events
+// its handlers scheduled for other ranks' nodes wait in those partitions' queues (outboxes) and
+// travel through the PartitionExchange at the next window's start.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+
+#include "sim/core/simulator.hpp"
+
+namespace dlsim {
+namespace {
+
+// An event on the wire: time, key, agent, payload, then the shipping hook's content and its size.
+struct WireHeader {
+  int64_t time_ns;
+  uint64_t key;
+  uint32_t agent;
+  uint32_t payload;
+  uint64_t content_bytes;
+};
+static_assert(sizeof(WireHeader) == 32, "no padding on the wire");
+
+}  // namespace
+
+void Simulator::set_shipping(EventKind kind, EventShipping& hook) {
+  const size_t k = static_cast<size_t>(kind);
+  if (shipping_.size() <= k) shipping_.resize(k + 1, nullptr);
+  shipping_[k] = &hook;
+}
+
+std::vector<std::vector<std::byte>> Simulator::pack_outboxes() {
+  std::vector<std::vector<std::byte>> out(queues_.size());
+  for (uint32_t r = 0; r < queues_.size(); ++r) {
+    if (r == current_ || queues_[r].empty()) continue;
+    // In (time, key) order, so the hooks release slots in the same order whatever the queue.
+    std::vector<Event> events = queues_[r].pending();
+    queues_[r].clear();
+    std::sort(events.begin(), events.end(), runs_before);
+    std::vector<std::byte>& bytes = out[r];
+    for (const Event& e : events) {
+      if (stale(e)) continue;
+      const size_t at = bytes.size();
+      bytes.resize(at + sizeof(WireHeader));
+      const size_t k = static_cast<size_t>(e.kind());
+      if (k < shipping_.size() && shipping_[k]) shipping_[k]->pack(e, bytes);
+      const WireHeader h{e.time.ns, e.key, e.agent.value, e.payload,
+                         bytes.size() - at - sizeof(WireHeader)};
+      std::memcpy(bytes.data() + at, &h, sizeof h);
+    }
+  }
+  return out;
+}
+
+void Simulator::push_incoming(std::span<const std::byte> bytes) {
+  struct Incoming {
+    Event event;
+    std::span<const std::byte> content;
+  };
+  std::vector<Incoming> incoming;
+  for (size_t at = 0; at < bytes.size();) {
+    DLSIM_CHECK(bytes.size() - at >= sizeof(WireHeader), "a truncated event from another rank");
+    WireHeader h;
+    std::memcpy(&h, bytes.data() + at, sizeof h);
+    at += sizeof h;
+    DLSIM_CHECK(bytes.size() - at >= h.content_bytes, "a truncated event from another rank");
+    const Event e{SimTime{h.time_ns}, h.key, AgentId{h.agent}, h.payload};
+    incoming.push_back({e, bytes.subspan(at, h.content_bytes)});
+    at += h.content_bytes;
+  }
+  // (time, key) order: the hooks allocate their slots in an order that does not depend on which
+  // rank's bytes came first (the queue's order does not depend on it anyway: keys are unique).
+  std::sort(incoming.begin(), incoming.end(),
+            [](const Incoming& a, const Incoming& b) { return runs_before(a.event, b.event); });
+  for (Incoming& in : incoming) {
+    Event& e = in.event;
+    DLSIM_CHECK(e.agent.value < partition_of_.size() && partition_of_[e.agent.value] == current_,
+                "rank {} received an event for node {}, not its own", current_, e.agent.value);
+    DLSIM_CHECK(e.time >= clocks_[current_],
+                "an event from another rank at {} ns, in the past of rank {} (at {} ns): the "
+                "window was wider than the lookahead",
+                e.time.ns, current_, clocks_[current_].ns);
+    const size_t k = static_cast<size_t>(e.kind());
+    if (k < shipping_.size() && shipping_[k]) e.payload = shipping_[k]->unpack(e, in.content);
+    queues_[current_].push(e);
+  }
+}
+
+// Each window: ship the outboxes, agree on T (and that every rank is fine), run this rank's
+// events before T + L, then (with a WindowControl) agree again and call window_done(). A throw
+// on this rank is held until the next agreement, this rank still taking part in every
+// collective up to it (sending nothing), so no rank waits forever in one: then every rank
+// throws, this one its own exception, the others OtherRankFailed.
+uint64_t Simulator::run_rank(HandlerRef handler, SimTime until, WindowControl* windows) {
+  stopped_ = false;
+  const uint64_t start = events_processed_;
+  CheckContext& context = current_check_context();
+  struct Outside {  // between windows, after them and after a throw: no handler
+    Simulator& s;
+    ~Outside() {
+      s.handling_ = kNoNode;
+      s.now_ = s.clocks_[s.current_];
+    }
+  } outside{*this};
+  PartitionExchange& exchange = *exchange_;
+  std::exception_ptr failure;
+  auto attempt = [&](auto&& f) {
+    if (failure) return;
+    try {
+      f();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  };
+  auto give_up = [&](SimTime at) {
+    context = CheckContext{};
+    if (failure) std::rethrow_exception(failure);
+    throw OtherRankFailed(fmt::format(
+        "rank {}: another rank failed in the window from {} ns (its own error is in its output)",
+        current_, at.ns));
+  };
+  EventQueue& mine = queues_[current_];
+  SimTime first{};
+  for (bool ending = false;;) {
+    std::vector<std::vector<std::byte>> out;
+    attempt([&] { out = pack_outboxes(); });
+    if (failure) out.assign(queues_.size(), {});
+    const std::vector<std::byte> in = exchange.exchange(out);
+    attempt([&] { push_incoming(in); });
+    const WindowStart w =
+        exchange.start_window(mine.empty() ? SimTime::max() : mine.top().time, failure == nullptr);
+    if (!w.all_ok) give_up(first);
+    first = w.earliest;
+    if (ending || stopped_ || first == SimTime::max() || first > until) break;
+    const SimTime end =
+        first.ns > SimTime::max().ns - lookahead_.ns ? SimTime::max() : first + lookahead_;
+    attempt([&] {
+      const EventBound bound = windows ? windows->horizon() : EventBound{};
+      now_ = clocks_[current_];
+      while (!stopped_ && !mine.empty()) {
+        const Event& top = mine.top();
+        if (top.time >= end || top.time > until || after(top, bound)) break;
+        handle_next(mine, handler, context);
+      }
+    });
+    clocks_[current_] = now_;
+    handling_ = kNoNode;
+    context = CheckContext{};
+    if (windows) {  // no rank's driver looks at a window in which one rank failed
+      if (!exchange.all_ok(failure == nullptr)) give_up(first);
+      attempt([&] { ending = !windows->window_done(); });
+    }
+  }
+  context = CheckContext{};
+  return events_processed_ - start;
+}
+
+}  // namespace dlsim

@@ -1,0 +1,38 @@
+// The PartitionExchange (sim/core/partition_exchange.hpp) over MPI: each window's agreement is
+// one MPI_Allreduce, its events one MPI_Alltoall of byte counts and one MPI_Alltoallv of bytes.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sim/core/partition_exchange.hpp"
+
+namespace dlsim {
+
+class MpiPartitionExchange final : public PartitionExchange {
+ public:
+  /// Precondition: MPI is initialised; the exchange is destroyed before MPI_Finalize. Works on a
+  /// duplicate of `comm`, so its collectives never meet the caller's messages.
+  explicit MpiPartitionExchange(MPI_Comm comm = MPI_COMM_WORLD);
+  ~MpiPartitionExchange() override;
+  MpiPartitionExchange(const MpiPartitionExchange&) = delete;
+  MpiPartitionExchange& operator=(const MpiPartitionExchange&) = delete;
+
+  uint32_t rank() const override { return rank_; }
+  uint32_t ranks() const override { return ranks_; }
+  WindowStart start_window(SimTime earliest, bool ok) override;
+  bool all_ok(bool ok) override;
+  std::vector<std::byte> exchange(std::span<const std::vector<std::byte>> outgoing) override;
+  std::vector<std::vector<std::byte>> gather_to_rank_0(std::span<const std::byte> mine) override;
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  uint32_t rank_ = 0;
+  uint32_t ranks_ = 1;
+};
+
+}  // namespace dlsim

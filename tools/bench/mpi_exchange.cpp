@@ -1,0 +1,44 @@
+// What one window of a run partitioned over MPI ranks costs the engine (sim/core/rank_windows.cpp
+// over sim/distributed): shipping EVENTS events to every other rank (each with 8 bytes of content,
+// as the toy network's messages) through MpiPartitionExchange::exchange (an MPI_Alltoall of counts
+// and an MPI_Alltoallv of bytes), then the window's agreement (start_window: one MPI_Allreduce).
+// Usage: mpirun --allow-run-as-root --oversubscribe -np 2 build/tools/bench/mpi_exchange
+//        [EVENTS] [REPS]   (defaults 16 and 2000). Prints the median over REPS, on rank 0.
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "sim/distributed/mpi_partition_exchange.hpp"
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  {
+    dlsim::MpiPartitionExchange exchange;
+    const size_t events = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 16;
+    const int reps = argc > 2 ? std::atoi(argv[2]) : 2000;
+    constexpr size_t kEventBytes = 32 + 8;  // the wire header, then the content
+    std::vector<std::vector<std::byte>> out(exchange.ranks());
+    for (uint32_t r = 0; r < exchange.ranks(); ++r)
+      if (r != exchange.rank()) out[r].assign(events * kEventBytes, std::byte{1});
+    std::vector<double> window_s;
+    for (int k = 0; k < reps; ++k) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      const auto t = std::chrono::steady_clock::now();
+      const std::vector<std::byte> in = exchange.exchange(out);
+      exchange.start_window(dlsim::SimTime{1000 + static_cast<int64_t>(in.size())}, true);
+      window_s.push_back(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
+    }
+    std::sort(window_s.begin(), window_s.end());
+    if (exchange.rank() == 0)
+      std::printf("ranks %u, %zu events to each other rank, %d repetitions: median %.1f us\n",
+                  exchange.ranks(), events, reps, window_s[window_s.size() / 2] * 1e6);
+  }
+  MPI_Finalize();
+  return 0;
+}
