@@ -275,6 +275,16 @@ MemoryEstimate MemoryEstimator::estimate(const GraphDegrees& degrees, bool in_fl
          saturating_mul(in_flight * static_cast<double>(s.agents), vector_bytes),
          fmt::format("{} agents x {:.3g} copies kept while messages travel x {} parameters x 4 B",
                      s.agents, in_flight, m.parameters)});
+  // An attacker that crafts its messages makes one vector per honest target where an honest
+  // sender shares one snapshot: its targets hold the last ones while it makes the next.
+  if (s.byzantine && s.byzantine->crafts_messages()) {
+    const double crafted =
+        static_cast<double>(s.byzantine->agents.size()) * 2.0 * degrees.largest;
+    e.parts.push_back({"crafted", "/byzantine", saturating_mul(crafted, vector_bytes),
+                       fmt::format("{} attackers x 2 x {} neighbours' crafted vectors x {} "
+                                   "parameters x 4 B",
+                                   s.byzantine->agents.size(), degrees.largest, m.parameters)});
+  }
   e.parts.push_back({"agents", "/agents", s.agents * kAgentBytes,
                      fmt::format("{} agents x {}", s.agents, format_bytes(kAgentBytes))});
   // A complete physical graph (the default underlay of a dynamic topology) is n(n-1)/2 edges,

@@ -157,3 +157,19 @@ TEST_CASE("async runs add the copies in flight: link time over step time, bounde
   CHECK(in_flight(with(base, "/algorithm/compression", {{"kind", "top_k"}, {"fraction", 0.01}})) ==
         doctest::Approx(0.04));
 }
+
+TEST_CASE("Byzantine senders add their crafted vectors: attackers x 2 x the largest degree") {
+  json j = with(mlp_scenario(), "/algorithm", {{"kind", "dpsgd"}});  // a ring: degree 2
+  const auto crafted = [](const json& scenario) {
+    for (const MemoryPart& p : estimate_memory(spec_of(scenario), 16 * kGiB).parts)
+      if (p.name == "crafted") return p.bytes;
+    return uint64_t{0};
+  };
+  CHECK(crafted(j) == 0);
+  const uint64_t parameters = 16 * 64 + 64 + 64 * 4 + 4;
+  j["byzantine"] = {{"agents", {1, 5}}, {"attack", {{"kind", "sign_flip"}}}};
+  CHECK(crafted(j) == 2 * 2 * 2 * parameters * 4);
+  j["byzantine"]["attack"] = {{"kind", "label_flip"}};  // honest messages: nothing crafted
+  j["data"]["synthetic"]["classes"] = 10;
+  CHECK(crafted(j) == 0);
+}
