@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "sim/core/error.hpp"
+#include "sim/robust/batcher_network.hpp"
+#include "sim/robust/unrolled_networks.hpp"
 
 namespace dlsim {
 
@@ -10,29 +12,10 @@ SelectionNetwork::SelectionNetwork(size_t n, size_t first, size_t last)
     : n_(n), first_(first), last_(last) {
   DLSIM_CHECK(n >= 1 && n <= kMaxInputs && first <= last && last < n,
               "a selection network for ranks [{}, {}] of {} values", first, last, n);
-  // Batcher's odd-even merge sort for any n (Knuth, TAOCP vol. 3, 5.3.4, algorithm M): the
-  // network for the next power of two without the comparators that reach past n, which would
-  // only compare with +infinity.
-  std::array<Comparator, kMaxComparators> sort{};
-  size_t count = 0;
-  for (size_t p = 1; p < n; p += p)
-    for (size_t k = p; k >= 1; k /= 2)
-      for (size_t j = k % p; j + k < n; j += 2 * k)
-        for (size_t i = 0; i < k && i + j + k < n; ++i)
-          if ((i + j) / (2 * p) == (i + j + k) / (2 * p))
-            sort[count++] = {static_cast<uint8_t>(i + j), static_cast<uint8_t>(i + j + k)};
-  // Pruned from the end: a comparator whose outputs no kept comparator and no chosen rank reads
-  // changes nothing that is asked for.
-  std::array<bool, kMaxInputs> needed{};
-  std::fill(needed.begin() + static_cast<std::ptrdiff_t>(first),
-            needed.begin() + static_cast<std::ptrdiff_t>(last) + 1, true);
-  std::array<bool, kMaxComparators> keep{};
-  for (size_t c = count; c-- > 0;) {
-    keep[c] = needed[sort[c].lo] || needed[sort[c].hi];
-    if (keep[c]) needed[sort[c].lo] = needed[sort[c].hi] = true;
-  }
-  for (size_t c = 0; c < count; ++c)
-    if (keep[c]) list_[size_++] = sort[c];
+  const ComparatorList network = batcher_selection(n, first, last);
+  std::copy_n(network.list.begin(), network.size, list_.begin());
+  size_ = network.size;
+  unrolled_ = unrolled_network(n, first, last);
 }
 
 namespace {
@@ -51,6 +34,10 @@ inline void compare_exchange(float* __restrict lo, float* __restrict hi) {
 
 void SelectionNetwork::run(std::span<TileRow> rows) const {
   DLSIM_CHECK(rows.size() >= n_, "{} tile rows for a network of {}", rows.size(), n_);
+  if (unrolled_) {
+    unrolled_(rows);
+    return;
+  }
   for (const Comparator c : comparators()) compare_exchange(rows[c.lo].data(), rows[c.hi].data());
 }
 

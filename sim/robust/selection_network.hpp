@@ -37,15 +37,23 @@ class SelectionNetwork {
   std::span<const Comparator> comparators() const { return std::span(list_).first(size_); }
 
   /// Runs the network on every lane of `rows` (at least inputs() rows): each lane's chosen ranks
-  /// end in their sorted rows. Exact for finite values (min and max only); the sign of a zero
-  /// that ties with another zero follows the network, not the input order.
+  /// end in their sorted rows (the other rows hold unspecified values). Exact for finite values
+  /// (min and max only); the sign of a zero that ties with another zero follows the network,
+  /// not the input order. Small networks run unrolled, their rows in vector registers
+  /// (unrolled_networks.hpp): the same comparators, the same bits.
   void run(std::span<TileRow> rows) const;
+  /// Whether run() takes an unrolled kernel.
+  bool unrolled() const { return unrolled_ != nullptr; }
+
+  /// A network compiled for one (n, first, last): runs on `rows`.
+  using Kernel = void (*)(std::span<TileRow> rows);
 
  private:
   static constexpr size_t kMaxComparators = 191;  // Batcher's network for 32 inputs
   size_t n_, first_, last_;
   std::array<Comparator, kMaxComparators> list_{};
   size_t size_ = 0;
+  Kernel unrolled_ = nullptr;
 };
 
 }  // namespace dlsim

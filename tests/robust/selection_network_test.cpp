@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -110,6 +111,44 @@ TEST_CASE("a selection network puts its ranks in place on every 0-1 input") {
   CHECK(SelectionNetwork(9, 4, 4).comparators().size() <
         SelectionNetwork(9, 0, 8).comparators().size());
   CHECK_THROWS_AS(SelectionNetwork(SelectionNetwork::kMaxInputs + 1, 0, 0), InvariantError);
+}
+
+TEST_CASE("small networks run unrolled and give the bits of their comparators applied one by one") {
+  // Values from {-1, -0, +0, 1, 2}: ties, and zeros of both signs, whose order only the
+  // comparators decide. Reference: each comparator of comparators() applied lane by lane.
+  RandomStream random(3, "unrolled networks", 0);
+  for (size_t n = 1; n <= SelectionNetwork::kMaxInputs; ++n) {
+    CAPTURE(n);
+    std::vector<std::pair<size_t, size_t>> ranks = {{(n - 1) / 2, n / 2}, {0, n - 1}};
+    for (size_t b = 1; 2 * b < n; ++b) ranks.emplace_back(b, n - b - 1);
+    for (const auto& [first, last] : ranks) {
+      CAPTURE(first);
+      const SelectionNetwork net(n, first, last);
+      // The median's kernels up to 17 members, the trimmed mean's for b = 1, 2, 3.
+      const bool median = first == (n - 1) / 2 && last == n / 2;
+      const bool trimmed = first >= 1 && first <= 3 && last == n - first - 1;
+      CHECK(net.unrolled() == (n <= 17 && (median || trimmed)));
+      std::vector<TileRow> rows(n), reference(n);
+      constexpr std::array<float, 5> kValues = {-1.0f, -0.0f, 0.0f, 1.0f, 2.0f};
+      for (int trial = 0; trial < 20; ++trial) {
+        for (size_t k = 0; k < n; ++k)
+          for (size_t l = 0; l < kTileLanes; ++l)
+            rows[k][l] = reference[k][l] = kValues[random.below(kValues.size())];
+        net.run(rows);
+        for (const Comparator c : net.comparators())
+          for (size_t l = 0; l < kTileLanes; ++l) {
+            const float a = reference[c.lo][l], b = reference[c.hi][l];
+            reference[c.lo][l] = b < a ? b : a;
+            reference[c.hi][l] = a < b ? b : a;
+          }
+        for (size_t r = first; r <= last; ++r)
+          CHECK(std::memcmp(rows[r].data(), reference[r].data(), sizeof(TileRow)) == 0);
+      }
+    }
+  }
+  CHECK(SelectionNetwork(9, 4, 4).unrolled());
+  CHECK_FALSE(SelectionNetwork(18, 8, 9).unrolled());
+  CHECK_FALSE(SelectionNetwork(9, 0, 8).unrolled());  // a full sort: the generic loop
 }
 
 TEST_CASE("median and trimmed mean equal a per-coordinate sort on random vectors, ties included") {
