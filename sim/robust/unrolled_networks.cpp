@@ -42,8 +42,7 @@ struct Unrolled {
       for (size_t k = 0; k < N; ++k) std::memcpy(&r[k], rows[k].data() + part, sizeof(Vec));
       apply(r, std::make_index_sequence<kNetwork.size>{});
       // Only the chosen ranks are read (SelectionNetwork::run's contract).
-      for (size_t k = First; k <= Last; ++k)
-        std::memcpy(rows[k].data() + part, &r[k], sizeof(Vec));
+      for (size_t k = First; k <= Last; ++k) std::memcpy(rows[k].data() + part, &r[k], sizeof(Vec));
     }
   }
 };
@@ -51,18 +50,19 @@ struct Unrolled {
 // Tables by n (index n, 0 unused): the median's ranks, and the trimmed mean's for b = 1..3.
 template <size_t... I>
 constexpr auto median_table(std::index_sequence<I...>) {
-  return std::array<SelectionNetwork::Kernel, sizeof...(I)>{
-      (I == 0 ? nullptr : &Unrolled<(I == 0 ? 1 : I), (I == 0 ? 0 : (I - 1) / 2),
-                                    (I == 0 ? 0 : I / 2)>::run)...};
+  return std::array<SelectionNetwork::Kernel, sizeof...(I)>{(
+      I == 0
+          ? nullptr
+          : &Unrolled<(I == 0 ? 1 : I), (I == 0 ? 0 : (I - 1) / 2), (I == 0 ? 0 : I / 2)>::run)...};
 }
 
 template <size_t B, size_t... I>
 constexpr auto trimmed_table(std::index_sequence<I...>) {
   // n > 2b: ranks [b, n - b - 1]; smaller n gets no kernel (the rule refuses them).
   return std::array<SelectionNetwork::Kernel, sizeof...(I)>{
-      (I <= 2 * B ? nullptr
-                  : &Unrolled<(I <= 2 * B ? 2 * B + 1 : I), B,
-                              (I <= 2 * B ? B : I - B - 1)>::run)...};
+      (I <= 2 * B
+           ? nullptr
+           : &Unrolled<(I <= 2 * B ? 2 * B + 1 : I), B, (I <= 2 * B ? B : I - B - 1)>::run)...};
 }
 
 constexpr auto kMedian = median_table(std::make_index_sequence<kMaxUnrolled + 1>{});
