@@ -109,28 +109,11 @@ void Dpsgd::update(Agent& a) {
   PerAgent& s = state_[a.id.value];
   const uint32_t i = a.id.value;
   if (overlay_.per_agent()) mix_arrivals(s, a);
-  else if (s.robust) aggregate_copies(s, a);
+  else if (s.robust)
+    aggregate_with_copies(aggregation_, overlay_.self_weight(i), overlay_.weights(i), s.held,
+                          a.iteration, iterations_, a.x, s.mixed, *s.robust);
   else mix_with_copies(overlay_.self_weight(i), overlay_.weights(i), s.held, a.x, s.mixed);
   if (order_ == MixingOrder::kCombineThenAdapt) a.learner->apply_step(a.x, a.g, a.iteration);
-}
-
-// The views are the workspace's preallocated slots: nothing is allocated per update.
-void Dpsgd::aggregate_copies(PerAgent& s, Agent& a) {
-  const uint32_t i = a.id.value;
-  const std::span<std::span<const float>> views = s.robust->views(s.held.size());
-  for (size_t k = 0; k < s.held.size(); ++k) {
-    const ParamVector& copy = s.held[k] ? *s.held[k] : a.x;  // not received yet: x_i
-    views[k] = std::span<const float>(copy.data(), static_cast<size_t>(copy.size()));
-  }
-  const double progress =
-      iterations_ > 0 ? std::min(1.0, static_cast<double>(a.iteration) /
-                                          static_cast<double>(iterations_))
-                      : 0.0;
-  const Neighbourhood in{std::span<const float>(a.x.data(), static_cast<size_t>(a.x.size())),
-                         views, overlay_.self_weight(i), overlay_.weights(i)};
-  aggregate(aggregation_, in, progress,
-            std::span<float>(s.mixed.data(), static_cast<size_t>(s.mixed.size())), *s.robust);
-  a.x.swap(s.mixed);
 }
 
 // The sync epidemic rule with the arrivals as sources: weights 1 / (1 + received) each, summed

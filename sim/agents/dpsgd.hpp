@@ -75,9 +75,6 @@ class Dpsgd final : public Algorithm {
     std::optional<AggregationWorkspace> robust;  // a robust rule's scratch, sized in start()
   };
 
-  /// A robust rule over s.held (a missing copy counts as a.x) into s.mixed, swapped into a.x.
-  void aggregate_copies(PerAgent& s, Agent& a);
-
   /// Per-agent overlay: s.inbox averaged uniformly with a.x, in sender order.
   void mix_arrivals(PerAgent& s, Agent& a);
 

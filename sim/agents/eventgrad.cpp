@@ -24,6 +24,11 @@ void Eventgrad::start(std::span<Agent> agents) {
     PerAgent& s = state_[a.id.value];
     s.copies.start(overlay_.neighbours(a.id.value).size());
     s.mixed = ParamVector::Zero(a.x.size());
+    if (aggregation_.kind == AggregationKind::kMean) continue;
+    const size_t sources = overlay_.sources(a.id.value).size();
+    DLSIM_CHECK(refusal(aggregation_, sources + 1).empty(), "{}",
+                refusal(aggregation_, sources + 1));
+    s.robust.emplace(static_cast<size_t>(a.x.size()), sources);
   }
 }
 
@@ -61,8 +66,12 @@ void Eventgrad::receive(Agent& a, const Message& m, Outbox&) {
 
 void Eventgrad::update(Agent& a) {
   PerAgent& s = state_[a.id.value];
-  mix_with_copies(overlay_.self_weight(a.id.value), overlay_.weights(a.id.value), s.copies.held,
-                  a.x, s.mixed);
+  const uint32_t i = a.id.value;
+  if (s.robust)
+    aggregate_with_copies(aggregation_, overlay_.self_weight(i), overlay_.weights(i), s.copies.held,
+                          a.iteration, iterations_, a.x, s.mixed, *s.robust);
+  else
+    mix_with_copies(overlay_.self_weight(i), overlay_.weights(i), s.copies.held, a.x, s.mixed);
   a.learner->apply_step(a.x, a.g, a.iteration);
 }
 

@@ -5,14 +5,17 @@
 // and sends only the tensors whose trigger fired (tensor_events.hpp: the adaptive threshold as
 // published, or a threshold per tensor); neighbours replace only the tensors that arrived.
 // Its copies are per tensor and per neighbour, for good: it runs on a static overlay only.
+// A robust rule (set_aggregation) may replace the weighted mean, as in D-PSGD (mixing_step.hpp).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "sim/agents/algorithm.hpp"
 #include "sim/agents/overlay.hpp"
 #include "sim/agents/snapshot_pool.hpp"
 #include "sim/agents/tensor_events.hpp"
+#include "sim/robust/aggregation_rule.hpp"
 
 namespace dlsim {
 
@@ -21,6 +24,13 @@ class Eventgrad final : public Algorithm {
   /// W: the overlay's weights. Precondition: the overlay is static (the loader refuses a dynamic
   /// topology: a new neighbour would hold no tensors to update); per_tensor(trigger) holds.
   Eventgrad(Overlay overlay, const TriggerSpec& trigger);
+  /// Before start(): the held copies are combined by `rule` (every neighbourhood plus the agent
+  /// must pass refusal()), with balance's progress = iteration / `iterations`. kMean keeps the
+  /// weighted mean.
+  void set_aggregation(const AggregationSpec& rule, int64_t iterations) {
+    aggregation_ = rule;
+    iterations_ = iterations;
+  }
 
   void start(std::span<Agent> agents) override;
   void prepare(Agent& a) override;
@@ -46,11 +56,14 @@ class Eventgrad final : public Algorithm {
     PartialCopies copies;
     SnapshotPool pool;  // buffers of i's x^_i and of its own copies
     ParamVector mixed;  // workspace: W_ii x_i + sum_j W_ij x^_j
+    std::optional<AggregationWorkspace> robust;  // a robust rule's scratch, sized in start()
   };
 
   Overlay overlay_;
   TensorEvents events_;
   std::vector<PerAgent> state_;
+  AggregationSpec aggregation_;
+  int64_t iterations_ = 0;  // the run's T, for balance's progress t / T
 };
 
 }  // namespace dlsim

@@ -4,9 +4,12 @@
 // local step (docs/algorithms.md, "Combine-then-adapt and adapt-then-combine").
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <span>
 
 #include "sim/agents/learner.hpp"
+#include "sim/robust/aggregation_rule.hpp"
 
 namespace dlsim {
 
@@ -28,6 +31,30 @@ inline void mix_with_copies(double self_weight, std::span<const double> weights,
   for (size_t k = 0; k < held.size(); ++k)  // source order: float sums are order-sensitive
     workspace += static_cast<float>(weights[k]) * (held[k] ? *held[k] : x);
   x.swap(workspace);
+}
+
+/// mix_with_copies with a robust rule in place of the weighted mean (docs/algorithms.md, "Robust
+/// aggregation"): the rule over x and the copies (a missing one counts as x), written to
+/// `mixed` and swapped into x. progress = iteration / iterations (balance; 0 without a length).
+/// Allocates nothing: the views are the workspace's.
+inline void aggregate_with_copies(const AggregationSpec& rule, double self_weight,
+                                  std::span<const double> weights, std::span<const Snapshot> held,
+                                  int64_t iteration, int64_t iterations, ParamVector& x,
+                                  ParamVector& mixed, AggregationWorkspace& ws) {
+  const std::span<std::span<const float>> views = ws.views(held.size());
+  for (size_t k = 0; k < held.size(); ++k) {
+    const ParamVector& copy = held[k] ? *held[k] : x;
+    views[k] = std::span<const float>(copy.data(), static_cast<size_t>(copy.size()));
+  }
+  const double progress =
+      iterations > 0
+          ? std::min(1.0, static_cast<double>(iteration) / static_cast<double>(iterations))
+          : 0.0;
+  const Neighbourhood in{std::span<const float>(x.data(), static_cast<size_t>(x.size())), views,
+                         self_weight, weights};
+  aggregate(rule, in, progress, std::span<float>(mixed.data(), static_cast<size_t>(mixed.size())),
+            ws);
+  x.swap(mixed);
 }
 
 }  // namespace dlsim

@@ -66,6 +66,21 @@ TEST_CASE("EventGraD steps with the gradient at the x it had before averaging") 
   CHECK(agents[1].x[0] == doctest::Approx(1.7));
 }
 
+TEST_CASE("EventGraD with the median mixes by the coordinate-wise median, then takes the step") {
+  // Line 0 - 1 - 2, x = (0, 3, 9), c = (3, 0, 0), lr 0.1, every tensor sent: as D-PSGD's median
+  // (dpsgd_aggregation_test.cpp): 1.5 + 0.3, 3 - 0.3, 6 - 0.9. The mean gives agent 1 3.7.
+  AggregationSpec median;
+  median.kind = AggregationKind::kMedian;
+  Eventgrad alg(Overlay(line_graph(3)), per_tensor_threshold(0.0));
+  alg.set_aggregation(median, 10);
+  auto agents = make_agents({vec({0}), vec({3}), vec({9})}, {vec({3}), vec({0}), vec({0})}, 0.1f);
+  alg.start(agents);
+  CHECK(run_round(alg, agents) == 4);
+  CHECK(agents[0].x[0] == doctest::Approx(1.8));
+  CHECK(agents[1].x[0] == doctest::Approx(2.7));
+  CHECK(agents[2].x[0] == doctest::Approx(5.1));
+}
+
 TEST_CASE("EventGraD holders keep the sender's x^ bit for bit, and their own after a loss") {
   const topo::Graph g = ring_graph(5);
   TriggerSpec t;

@@ -1,5 +1,5 @@
-// Robust mixing allocates nothing per update once started: D-PSGD with a robust rule and
-// DETSGRAD with a robust consensus term. The only file of test_agents that counts allocations
+// Robust mixing allocates nothing per update once started: D-PSGD and EventGraD with a robust
+// rule, DETSGRAD with a robust consensus term. The only file of test_agents that counts allocations
 // (malloc_count.hpp wraps malloc for the whole executable).
 #include <doctest/doctest.h>
 
@@ -9,6 +9,7 @@
 #include "graphs.hpp"
 #include "sim/agents/detsgrad.hpp"
 #include "sim/agents/dpsgd.hpp"
+#include "sim/agents/eventgrad.hpp"
 
 using namespace dlsim;
 using namespace dlsim::testing;
@@ -67,4 +68,23 @@ TEST_CASE("robust DETSGRAD allocates nothing per update once started") {
             for (Agent& a : agents) alg.update(a);
           }) == 0);
   }
+}
+
+TEST_CASE("EventGraD with a robust rule allocates nothing per update once started") {
+  if (!kCountsMalloc) {
+    skip_test("the sanitizer owns malloc");
+    return;
+  }
+  AggregationSpec median;
+  median.kind = AggregationKind::kMedian;
+  const WaveProblem p = wave_problem(6, 100);
+  auto agents = make_agents(p.x0, p.c, 0.1f, {{0, 40}, {40, 60}});
+  Eventgrad alg(Overlay(ring_graph(6)), per_tensor_threshold(0.0));
+  alg.set_aggregation(median, 10);
+  alg.start(agents);
+  run_round(alg, agents);  // every copy held
+  for (Agent& a : agents) a.learner->gradient(a.x, a.g);
+  CHECK(allocations_during([&] {
+          for (Agent& a : agents) alg.update(a);
+        }) == 0);
 }

@@ -61,13 +61,16 @@ TEST_CASE("D-PSGD with the median or the trimmed mean differs from the mean and 
   }
 }
 
-TEST_CASE("D-PSGD with a robust rule gives the same fingerprint with 1 and 2 threads") {
+TEST_CASE(
+    "D-PSGD and EventGraD with a robust rule give the same fingerprint with 1 and 2 threads") {
   const std::vector<std::vector<std::string>> runs = {
       {"--set", rule(R"({"rule":"median"})")},
       {"--set", rule(R"({"rule":"krum","f":0})"), "--set", R"(/time/mode="async")", "--set",
        "/network/loss=0.2"},
       {"--set", rule(R"({"rule":"balance"})"), "--set", R"(/algorithm/order="adapt_then_combine")"},
-      {"--set", rule(R"({"rule":"geometric_median"})"), "--set", R"(/time/mode="async")"}};
+      {"--set", rule(R"({"rule":"geometric_median"})"), "--set", R"(/time/mode="async")"},
+      {"--set", R"(/algorithm={"kind":"eventgrad","aggregation":{"rule":"median"}})", "--set",
+       R"(/trigger={"kind":"threshold","v0":0.01,"granularity":"layer"})"}};
   for (const std::vector<std::string>& run : runs) {
     CAPTURE(run[1]);
     std::vector<std::string> one = run, two = run;

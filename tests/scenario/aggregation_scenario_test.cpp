@@ -114,7 +114,7 @@ TEST_CASE(
     j["algorithm"]["kind"] = std::string(d->name());
     const std::string robust = scenario_error_of(with_rule({{"rule", "median"}}, j));
     if (d->capabilities().aggregation) {
-      CHECK((d->name() == "dpsgd" || d->name() == "detsgrad"));
+      CHECK((d->name() == "dpsgd" || d->name() == "detsgrad" || d->name() == "eventgrad"));
       CHECK(robust.find("/algorithm/aggregation") == std::string::npos);
     } else {
       CHECK(robust.starts_with("s.json: /algorithm/aggregation: algorithm \"" +

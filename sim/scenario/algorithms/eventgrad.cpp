@@ -15,7 +15,7 @@ struct EventgradOptions final : AlgorithmOptions {
 
 AlgorithmCapabilities capabilities_of_eventgrad() {
   AlgorithmCapabilities c;
-  c.churn = c.per_tensor = true;
+  c.churn = c.per_tensor = c.aggregation = true;
   c.model_trigger = false;
   c.triggers = {TriggerKind::kThreshold, TriggerKind::kAdaptive};
   return c;
@@ -32,10 +32,13 @@ class EventgradDescriptor final : public DescriptorWith<EventgradOptions> {
   }
   std::unique_ptr<Algorithm> build(World& w) const override {
     const topo::MixingRule mixing = w.spec.algorithm.options_as<EventgradOptions>().mixing;
+    check_aggregation_fits(w);
     // A static overlay: the capabilities refuse a dynamic topology (/topology/dynamic).
     return naming_weights(w, [&]() -> std::unique_ptr<Algorithm> {
-      return std::make_unique<Eventgrad>(make_overlay(w, mixing),
-                                         w.spec.trigger.value_or(TriggerSpec{}));
+      auto a = std::make_unique<Eventgrad>(make_overlay(w, mixing),
+                                           w.spec.trigger.value_or(TriggerSpec{}));
+      a->set_aggregation(w.spec.algorithm.aggregation, w.spec.run.iterations);
+      return a;
     });
   }
 
