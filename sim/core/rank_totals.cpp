@@ -16,8 +16,8 @@ RankTotals totals_over_ranks(const Simulator& sim, PartitionExchange& exchange) 
   std::vector<Fingerprint> nodes;
   for (uint32_t r = 0; r < all.size(); ++r) {
     std::vector<uint64_t> words(all[r].size() / sizeof(uint64_t));
-    std::memcpy(words.data(), all[r].data(), words.size() * sizeof(uint64_t));
     DLSIM_CHECK(!words.empty(), "rank {} sent no totals", r);
+    std::memcpy(words.data(), all[r].data(), words.size() * sizeof(uint64_t));
     totals.events_handled += words[0];
     if (nodes.size() < words.size() - 1) nodes.resize(words.size() - 1);
     for (size_t i = 1; i < words.size(); ++i) {

@@ -50,7 +50,8 @@ Outcome run(const std::string& command, const fs::path& dir) {
 
 std::string mpirun(int ranks) {
 #if defined(__SANITIZE_ADDRESS__)
-  const std::string env = "ASAN_OPTIONS=detect_leaks=0 ";  // Open MPI's plug-ins: see CONTRIBUTING
+  // `env`: the command runs under `timeout`, which takes no variable assignments.
+  const std::string env = "env ASAN_OPTIONS=detect_leaks=0 ";  // Open MPI's plug-ins: see CONTRIBUTING
 #else
   const std::string env;
 #endif

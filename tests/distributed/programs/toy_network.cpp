@@ -184,6 +184,7 @@ std::string run_toy(const Options& o, PartitionExchange* exchange) {
     all.clear();
     for (const std::vector<std::byte>& bytes :
          exchange->gather_to_rank_0(std::as_bytes(std::span(mine)))) {
+      if (bytes.empty()) continue;  // memcpy takes no null pointer, even for 0 bytes
       const size_t at = all.size();
       all.resize(at + bytes.size() / sizeof(uint64_t));
       std::memcpy(all.data() + at, bytes.data(), bytes.size());
