@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "algorithm_harness.hpp"
+#include "detsgrad_steps.hpp"
 #include "graphs.hpp"
 #include "sim/agents/detsgrad.hpp"
 
@@ -15,14 +16,6 @@ using namespace dlsim;
 using namespace dlsim::testing;
 
 namespace {
-
-// Constant steps alpha = 0.1, beta = 0.2, as in detsgrad_test.cpp.
-DetsgradSpec constant_steps() {
-  DetsgradSpec s;
-  s.alpha = {0.1, 0.0, 1.0};
-  s.beta = {0.2, 0.0, 1.0};
-  return s;
-}
 
 // Every agent fires at its first iteration (no broadcast yet: infinite drift), then never.
 TriggerSpec first_iteration_only() {

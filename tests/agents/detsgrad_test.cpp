@@ -5,20 +5,13 @@
 #include <limits>
 
 #include "algorithm_harness.hpp"
+#include "detsgrad_steps.hpp"
 #include "graphs.hpp"
 
 using namespace dlsim;
 using namespace dlsim::testing;
 
 namespace {
-
-// Constant steps (d = 0) so the arithmetic stays by hand: alpha = 0.1, beta = 0.2.
-DetsgradSpec constant_steps() {
-  DetsgradSpec s;
-  s.alpha = {0.1, 0.0, 1.0};
-  s.beta = {0.2, 0.0, 1.0};
-  return s;
-}
 
 TriggerSpec constant_threshold(double v0) {
   TriggerSpec t;

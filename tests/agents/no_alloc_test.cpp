@@ -6,6 +6,7 @@
 #include "../malloc_count.hpp"
 #include "../skip.hpp"
 #include "algorithm_harness.hpp"
+#include "detsgrad_steps.hpp"
 #include "graphs.hpp"
 #include "sim/agents/detsgrad.hpp"
 #include "sim/agents/dpsgd.hpp"
@@ -52,14 +53,11 @@ TEST_CASE("robust DETSGRAD allocates nothing per update once started") {
     r.radius = ClipRadius::kAdaptive;
     const WaveProblem p = wave_problem(6, 100);
     auto agents = make_agents(p.x0, p.c);
-    DetsgradSpec steps;
-    steps.alpha = {0.1, 0.0, 1.0};
-    steps.beta = {0.2, 0.0, 1.0};
     TriggerSpec first_only;  // everyone fires at its first iteration, then never
     first_only.kind = TriggerKind::kThreshold;
     first_only.v0 = 1e9;
     first_only.decay = 0.0;
-    Detsgrad alg(steps, first_only, Overlay(ring_graph(6)));
+    Detsgrad alg(constant_steps(), first_only, Overlay(ring_graph(6)));
     alg.set_aggregation(r, 10);
     alg.start(agents);
     run_round(alg, agents);  // every copy held
