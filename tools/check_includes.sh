@@ -18,7 +18,7 @@ sim/metrics/	^(sim/core/|topologies/|sim/network/|sim/compression/|sim/agents/|s
 sim/run/	^(sim/core/|sim/network/|sim/compression/|sim/agents/|sim/scenario/|sim/metrics/|sim/run/|models/data/)	^$
 sim/distributed/	^(sim/core/|sim/distributed/)	^(Eigen/|boost/|nlohmann/)
 sim/sweep/	^(sim/core/|sim/scenario/|sim/metrics/|sim/run/|sim/sweep/|models/data/)	^$
-sim/cli/	^(sim/cli/|sim/scenario/|sim/metrics/|sim/run/|sim/sweep/|sim/core/|topologies/|models/data/)	^$
+sim/cli/	^(sim/cli/|sim/scenario/|sim/metrics/|sim/run/|sim/sweep/|sim/distributed/|sim/core/|topologies/|models/data/)	^$
 python/	^(python/|sim/core/|sim/agents/trigger\.hpp|sim/scenario/|sim/metrics/|sim/run/|sim/sweep/|models/data/)	^$
 RULES
 )

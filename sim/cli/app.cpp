@@ -39,6 +39,14 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   } catch (const CLI::ParseError& e) {
     err << "dlsim: " << e.what() << " (see dlsim --help)\n";
     return kExitBadInput;
+  } catch (...) {
+    return report_failure(std::current_exception(), err);
+  }
+}
+
+int report_failure(std::exception_ptr failure, std::ostream& err) {
+  try {
+    std::rethrow_exception(failure);
   } catch (const RunDiverged&) {  // the run already said where, on `err`
     return kExitDiverged;
   } catch (const SweepIncomplete& e) {  // the table is written; say what is not in it

@@ -2,6 +2,7 @@
 // runs, and maps every failure to an exit code and one line on the error stream.
 #pragma once
 
+#include <exception>
 #include <ostream>
 
 namespace dlsim::cli {
@@ -16,5 +17,9 @@ inline constexpr int kExitEnvironment = 5;    // EnvironmentError: cannot write 
 /// Runs `dlsim argv[1..]`: results go to `out`, errors to `err` as one line "dlsim: ...".
 /// Never throws. Returns the process exit code.
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+/// A command's failure as run_cli reports it: its line on `err` (none for a diverged run, which
+/// said where already) and the exit code.
+int report_failure(std::exception_ptr failure, std::ostream& err);
 
 }  // namespace dlsim::cli

@@ -3,16 +3,18 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <thread>
 
+#include "sim/cli/app.hpp"
+#include "sim/distributed/run_ranks.hpp"
 #include "sim/metrics/summary.hpp"
 #include "sim/run/run_scenario.hpp"
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/run_plan.hpp"
 #include "sim/scenario/world.hpp"
-#include "sim/sweep/launcher.hpp"
 
 namespace dlsim::cli {
 
@@ -77,14 +79,10 @@ fs::path resumed_run(const RunCommandOptions& o) {
   return name.substr(0, name.size() - 4);
 }
 
-void run_run(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
-  // Under `mpirun -np R` every task would run the whole simulation into the same folder.
-  if (const unsigned tasks = launcher_task_count(); tasks > 1)
-    throw InputError(fmt::format(
-        "dlsim run: started as one of {} MPI tasks, and one run over several ranks is not "
-        "implemented yet (docs/partitioned-runs.md): start it as one task, or share a sweep's "
-        "runs over the ranks with `dlsim sweep` (docs/mpi.md)",
-        tasks));
+namespace {
+
+void run_here(const RunCommandOptions& o, std::ostream& out, std::ostream& err,
+              RankCollectives* ranks) {
   const std::optional<fs::path> resume =
       o.resume.empty() ? std::nullopt : std::optional<fs::path>(resumed_run(o));
   const ScenarioSpec spec =
@@ -98,10 +96,34 @@ void run_run(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
   options.data_paths = data_paths(o);
   options.progress = o.quiet ? ProgressMode::kQuiet
                              : (isatty(STDERR_FILENO) ? ProgressMode::kBar : ProgressMode::kLines);
+  options.ranks = ranks;
   const RunReport report = run_scenario(spec, options, err);
-  print_result(report.summary, out);
-  out << fmt::format("results      {}\n", report.out.string());
-  if (report.summary.at("status") != "ok") throw RunDiverged(report.summary.at("status").dump());
+  if (!report.summary.is_null()) {  // over MPI ranks, rank 0 alone reports
+    print_result(report.summary, out);
+    out << fmt::format("results      {}\n", report.out.string());
+  }
+  if (!report.ok) throw RunDiverged("diverged");  // where: on `err` already
+}
+
+}  // namespace
+
+// Under `mpirun -np R` (R > 1) the ranks run one simulation together (docs/partitioned-runs.md).
+void run_run(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
+  const std::unique_ptr<RunRanks> joined = join_run_ranks();
+  if (!joined) return run_here(o, out, err, nullptr);
+  try {
+    run_here(o, out, err, &joined->collectives());
+  } catch (const RunDiverged&) {
+    throw;  // every rank learnt it together: each exits 3
+  } catch (...) {
+    // The others may wait for this rank in a collective: the job ends here, with this exit code.
+    // A failure that every rank meets (bad input) is said once, by rank 0, whose abort ends the
+    // others during their pause; one that only another rank meets is said after it.
+    if (joined->collectives().rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(1));
+    const int code = report_failure(std::current_exception(), err);
+    err.flush();
+    joined->abort(code);
+  }
 }
 
 void run_validate(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {

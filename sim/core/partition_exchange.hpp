@@ -33,6 +33,8 @@ class PartitionExchange {
   virtual WindowStart start_window(SimTime earliest, bool ok) = 0;
   /// Whether every rank's `ok` is true.
   virtual bool all_ok(bool ok) = 0;
+  /// The latest of every rank's `clock` (where the run's clock stands once run() returns).
+  virtual SimTime latest(SimTime clock) = 0;
   /// Sends outgoing[r] to rank r (outgoing.size() == ranks(); this rank's own entry is empty)
   /// and returns what every rank sent this one, concatenated in rank order.
   virtual std::vector<std::byte> exchange(std::span<const std::vector<std::byte>> outgoing) = 0;

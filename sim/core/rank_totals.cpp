@@ -7,9 +7,14 @@
 namespace dlsim {
 
 RankTotals totals_over_ranks(const Simulator& sim, PartitionExchange& exchange) {
+  return totals_over_ranks(sim.node_fingerprints(), sim.events_processed(), exchange);
+}
+
+RankTotals totals_over_ranks(std::span<const Fingerprint> nodes_here, uint64_t events,
+                             PartitionExchange& exchange) {
   // Sent: the events handled, then each node's hash by node id.
-  std::vector<uint64_t> mine{sim.events_processed()};
-  for (const Fingerprint& f : sim.node_fingerprints()) mine.push_back(f.value());
+  std::vector<uint64_t> mine{events};
+  for (const Fingerprint& f : nodes_here) mine.push_back(f.value());
   const std::vector<std::vector<std::byte>> all =
       exchange.gather_to_rank_0(std::as_bytes(std::span(mine)));
   RankTotals totals;

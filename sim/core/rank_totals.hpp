@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "sim/core/fingerprint.hpp"
 #include "sim/core/partition_exchange.hpp"
@@ -19,5 +20,9 @@ struct RankTotals {
 /// Collective (every rank calls it). On rank 0: the totals one process would have had; on the
 /// others: RankTotals{}. A node that handled events on two ranks is an invariant violation.
 RankTotals totals_over_ranks(const Simulator& sim, PartitionExchange& exchange);
+/// The same for hashes a caller extended (a run adds its agents' final parameters to their
+/// nodes' hashes): `nodes` by node id, this rank's nodes only, and this rank's events.
+RankTotals totals_over_ranks(std::span<const Fingerprint> nodes, uint64_t events,
+                             PartitionExchange& exchange);
 
 }  // namespace dlsim

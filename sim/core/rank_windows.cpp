@@ -153,6 +153,9 @@ uint64_t Simulator::run_rank(HandlerRef handler, SimTime until, WindowControl* w
       attempt([&] { ending = !windows->window_done(); });
     }
   }
+  // As in one queue, the clock stands at the latest event any rank ran: the next sync round
+  // starts there on every rank. No event can arrive before it: it was run at most L after T.
+  clocks_[current_] = exchange.latest(clocks_[current_]);
   context = CheckContext{};
   return events_processed_ - start;
 }

@@ -56,6 +56,11 @@ void StateWriter::flush_block() {
 void StateWriter::write_bytes(const void* data, size_t size) {
   const auto* p = static_cast<const unsigned char*>(data);
   bytes_ += size;
+  if (memory_ != nullptr) {
+    const auto* b = reinterpret_cast<const std::byte*>(p);
+    memory_->insert(memory_->end(), b, b + size);
+    return;
+  }
   while (size > 0) {
     const size_t n = std::min(size, kBlock - buffer_.size());
     buffer_.insert(buffer_.end(), p, p + n);
@@ -71,6 +76,7 @@ void StateWriter::put_string(const std::string& s) {
 }
 
 void StateWriter::finish() {
+  if (memory_ != nullptr) return;
   flush_block();
   if (std::fwrite(&hash_, sizeof hash_, 1, file_) != 1) failed_ = true;
   if (std::fflush(file_) != 0 || ::fsync(fileno(file_)) != 0) failed_ = true;
@@ -97,11 +103,16 @@ StateReader::StateReader(std::string path) : path_(std::move(path)) {
   hash_ = kHashSeed;
 }
 
+StateReader::StateReader(std::span<const std::byte> memory, std::string what)
+    : path_(std::move(what)), memory_(memory.data()), payload_(memory.size()) {}
+
 StateReader::~StateReader() {
   if (file_ != nullptr) std::fclose(file_);
 }
 
 void StateReader::fail(const std::string& what) const {
+  if (memory_ != nullptr)  // what another rank wrote: a bug, not a damaged file
+    DLSIM_CHECK(false, "{}: cannot be read at byte {}: {}", path_, offset_, what);
   throw InputError(fmt::format("{}: damaged checkpoint at byte {}: {}", path_, offset_, what));
 }
 
@@ -129,6 +140,11 @@ bool StateReader::fill_block() {
 void StateReader::read_bytes(void* out, size_t size) {
   auto* p = static_cast<unsigned char*>(out);
   if (size > payload_ - offset_) fail("ends early");
+  if (memory_ != nullptr) {
+    std::memcpy(p, memory_ + offset_, size);
+    offset_ += size;
+    return;
+  }
   while (size > 0) {
     if (buffer_pos_ == buffer_.size() && !fill_block()) fail("ends early");
     const size_t n = std::min(size, buffer_.size() - buffer_pos_);
@@ -155,6 +171,7 @@ void StateReader::section(uint32_t tag) {
 
 void StateReader::finish() {
   if (offset_ != payload_) fail(fmt::format("{} bytes left unread", payload_ - offset_));
+  if (memory_ != nullptr) return;
   uint64_t stored = 0;
   if (std::fread(&stored, sizeof stored, 1, file_) != 1) fail("cannot read the trailer");
   if (stored != hash_) fail("its hash does not match its contents");

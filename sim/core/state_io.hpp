@@ -3,9 +3,11 @@
 // (the checkpoint is for the same build on the same machine type: the header says which, and a
 // reader refuses another). Sections carry a tag, so a reader that drifts out of step with the
 // writer fails at the next tag instead of reading garbage; the file ends with a hash of every
-// byte before it, so a torn or damaged file is refused.
+// byte before it, so a torn or damaged file is refused. Both also work in memory, without file
+// or hash: a message that travels to another MPI rank is written and read as a checkpoint's.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <span>
@@ -19,6 +21,8 @@ class StateWriter {
  public:
   /// Creates (truncates) `path`. EnvironmentError naming it when it cannot be opened.
   explicit StateWriter(std::string path);
+  /// Appends to `memory` (which outlives the writer) instead: no file, no hash trailer.
+  explicit StateWriter(std::vector<std::byte>& memory) : memory_(&memory) {}
   ~StateWriter();
   StateWriter(const StateWriter&) = delete;
   StateWriter& operator=(const StateWriter&) = delete;
@@ -52,9 +56,10 @@ class StateWriter {
 
   std::string path_;
   std::FILE* file_ = nullptr;
+  std::vector<std::byte>* memory_ = nullptr;  // in memory: the bytes go here
   std::vector<unsigned char> buffer_;  // the block being filled
   uint64_t bytes_ = 0;
-  uint64_t hash_;
+  uint64_t hash_ = 0;
   bool failed_ = false;
 };
 
@@ -63,6 +68,9 @@ class StateReader {
   /// Opens `path`, checks its trailer hash. InputError naming the file when it is missing,
   /// short or damaged.
   explicit StateReader(std::string path);
+  /// Reads `memory` (which outlives the reader) instead, a StateWriter's in-memory bytes;
+  /// failures name `what` ("a message from rank 2") in place of a file.
+  StateReader(std::span<const std::byte> memory, std::string what);
   ~StateReader();
   StateReader(const StateReader&) = delete;
   StateReader& operator=(const StateReader&) = delete;
@@ -109,6 +117,7 @@ class StateReader {
 
   std::string path_;
   std::FILE* file_ = nullptr;
+  const std::byte* memory_ = nullptr;  // in memory: the bytes read
   std::vector<unsigned char> buffer_;  // the block being read
   size_t buffer_pos_ = 0;
   uint64_t buffered_end_ = 0;  // payload bytes read from the file so far

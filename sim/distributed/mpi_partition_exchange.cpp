@@ -52,6 +52,12 @@ bool MpiPartitionExchange::all_ok(bool ok) {
   return every == 1;
 }
 
+SimTime MpiPartitionExchange::latest(SimTime clock) {
+  int64_t last = 0;
+  MPI_Allreduce(&clock.ns, &last, 1, MPI_INT64_T, MPI_MAX, comm_);
+  return SimTime{last};
+}
+
 std::vector<std::byte> MpiPartitionExchange::exchange(
     std::span<const std::vector<std::byte>> outgoing) {
   DLSIM_CHECK(outgoing.size() == ranks_, "{} outboxes for {} ranks", outgoing.size(), ranks_);
@@ -90,6 +96,38 @@ std::vector<std::vector<std::byte>> MpiPartitionExchange::gather_to_rank_0(
   for (uint32_t r = 0; rank_ == 0 && r < ranks_; ++r)
     by_rank.emplace_back(all.begin() + offsets[r], all.begin() + offsets[r] + counts[r]);
   return by_rank;
+}
+
+void MpiPartitionExchange::all_reduce(std::span<int64_t> values, Reduction op) {
+  DLSIM_CHECK(values.size() <= INT_MAX, "{} values to reduce", values.size());
+  const MPI_Op mpi_op = op == Reduction::kMin ? MPI_MIN : op == Reduction::kMax ? MPI_MAX : MPI_SUM;
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT64_T, mpi_op,
+                comm_);
+}
+
+void MpiPartitionExchange::broadcast_from_rank_0(std::vector<std::byte>& bytes) {
+  uint64_t size = bytes.size();
+  MPI_Bcast(&size, 1, MPI_UINT64_T, 0, comm_);
+  DLSIM_CHECK(size <= INT_MAX, "{} bytes to broadcast", size);
+  bytes.resize(size);
+  MPI_Bcast(bytes.data(), static_cast<int>(size), MPI_BYTE, 0, comm_);
+}
+
+// Tag 1: only the run layer's pipelines send point to point on this communicator.
+void MpiPartitionExchange::send(uint32_t to, std::span<const std::byte> bytes) {
+  DLSIM_CHECK(bytes.size() <= INT_MAX && to < ranks_, "{} bytes to rank {} of {}", bytes.size(), to,
+              ranks_);
+  MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, static_cast<int>(to), 1, comm_);
+}
+
+std::vector<std::byte> MpiPartitionExchange::receive(uint32_t from) {
+  MPI_Status status;
+  MPI_Probe(static_cast<int>(from), 1, comm_, &status);
+  int count = 0;
+  MPI_Get_count(&status, MPI_BYTE, &count);
+  std::vector<std::byte> bytes(static_cast<size_t>(count));
+  MPI_Recv(bytes.data(), count, MPI_BYTE, static_cast<int>(from), 1, comm_, MPI_STATUS_IGNORE);
+  return bytes;
 }
 
 }  // namespace dlsim

@@ -1,5 +1,6 @@
 // The PartitionExchange (sim/core/partition_exchange.hpp) over MPI: each window's agreement is
-// one MPI_Allreduce, its events one MPI_Alltoall of byte counts and one MPI_Alltoallv of bytes.
+// one MPI_Allreduce, its events one MPI_Alltoall of byte counts and one MPI_Alltoallv of bytes;
+// and the run layer's RankCollectives (sim/core/rank_collectives.hpp).
 #pragma once
 
 #include <mpi.h>
@@ -9,11 +10,11 @@
 #include <span>
 #include <vector>
 
-#include "sim/core/partition_exchange.hpp"
+#include "sim/core/rank_collectives.hpp"
 
 namespace dlsim {
 
-class MpiPartitionExchange final : public PartitionExchange {
+class MpiPartitionExchange final : public RankCollectives {
  public:
   /// Precondition: MPI is initialised; the exchange is destroyed before MPI_Finalize. Works on a
   /// duplicate of `comm`, so its collectives never meet the caller's messages.
@@ -26,8 +27,13 @@ class MpiPartitionExchange final : public PartitionExchange {
   uint32_t ranks() const override { return ranks_; }
   WindowStart start_window(SimTime earliest, bool ok) override;
   bool all_ok(bool ok) override;
+  SimTime latest(SimTime clock) override;
   std::vector<std::byte> exchange(std::span<const std::vector<std::byte>> outgoing) override;
   std::vector<std::vector<std::byte>> gather_to_rank_0(std::span<const std::byte> mine) override;
+  void all_reduce(std::span<int64_t> values, Reduction op) override;
+  void broadcast_from_rank_0(std::vector<std::byte>& bytes) override;
+  void send(uint32_t to, std::span<const std::byte> bytes) override;
+  std::vector<std::byte> receive(uint32_t from) override;
 
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <tuple>
 
 #include "sim/core/error.hpp"
@@ -44,6 +45,27 @@ void CommRecorder::tensors_sent(AgentId from, const std::vector<uint32_t>* tenso
                 p, tensor_sends_.size());
     tensor_sends_[p] += one;
   }
+}
+
+void CommRecorder::add(const CommRecorder& other) {
+  DLSIM_CHECK(
+      other.nodes_.size() == nodes_.size() && other.tensor_sends_.size() == tensor_sends_.size(),
+      "adding the counts of {} nodes to {}", other.nodes_.size(), nodes_.size());
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    nodes_[i] += other.nodes_[i];
+    online_[i] = online_[i] & other.online_[i];
+  }
+  events_ += other.events_;
+  peak_queued_bytes_ = std::max(peak_queued_bytes_, other.peak_queued_bytes_);
+  if (other.overloaded_links_ > 0) {
+    const uint64_t before = overloaded_links_;
+    link_overloaded(other.worst_);  // keeps the worse of the two
+    overloaded_links_ = before + other.overloaded_links_;
+  }
+  for (size_t r = 0; r < dropped_by_reason_.size(); ++r)
+    dropped_by_reason_[r] += other.dropped_by_reason_[r];
+  rounds_sat_out_ += other.rounds_sat_out_;
+  for (size_t t = 0; t < tensor_sends_.size(); ++t) tensor_sends_[t] += other.tensor_sends_[t];
 }
 
 NodeTraffic CommRecorder::total() const {

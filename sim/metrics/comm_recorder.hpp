@@ -94,6 +94,12 @@ class CommRecorder final : public SignalListener {
   /// nullopt when none was.
   std::optional<std::string> overload_warning() const;
 
+  /// Adds what `other` recorded: another rank's counts of the same run (one run over MPI ranks,
+  /// where every signal is recorded on one rank; comm_over_ranks.hpp). Counts add up, the peak
+  /// and the worst overload are the larger, and a node is online unless a rank saw it leave
+  /// (only its own rank signals it).
+  void add(const CommRecorder& other);
+
   /// The counts so far, for checkpoints.
   void archive(StateArchive& ar) {
     ar.sized_vector(nodes_, "another number of network nodes");

@@ -24,16 +24,12 @@ ModelScore Evaluator::score(size_t agent_index, const ParamVector& x) {
                     quadratic() ? r.optimum_distance : kNaN};
 }
 
-void Evaluator::evaluate(ThreadPool& pool, const EvalInput& in, const CommRecorder& comm,
-                         EvalPoint& out) {
+void Evaluator::fill_counts(const EvalInput& in, const CommRecorder& comm, EvalPoint& out) const {
   const std::span<const Agent> agents = in.agents;
-  const size_t n = agents.size();
-  results_.resize(n);
   out.iteration = in.iteration;
   out.time = in.time;
-  out.agents.resize(n);
-  pool.parallel_for(n, [&](size_t i) { out.agents[i].score = score(i, agents[i].x); });
-  for (size_t i = 0; i < n; ++i) {
+  out.agents.resize(agents.size());
+  for (size_t i = 0; i < agents.size(); ++i) {
     const NodeTraffic& c = comm.node(agents[i].id);
     out.agents[i].events = c.events;
     out.agents[i].messages_sent = c.sent.messages;
@@ -43,6 +39,20 @@ void Evaluator::evaluate(ThreadPool& pool, const EvalInput& in, const CommRecord
     out.agents[i].byzantine = false;
   }
   for (uint32_t b : byzantine_) out.agents.at(b).byzantine = true;
+}
+
+void Evaluator::score_aggregate(EvalPoint& out) {
+  out.aggregate = score(0, mean_);
+  if (quadratic()) out.aggregate.loss = kNaN;  // its loss is agent 0's objective
+}
+
+void Evaluator::evaluate(ThreadPool& pool, const EvalInput& in, const CommRecorder& comm,
+                         EvalPoint& out) {
+  const std::span<const Agent> agents = in.agents;
+  const size_t n = agents.size();
+  results_.resize(n);
+  fill_counts(in, comm, out);
+  pool.parallel_for(n, [&](size_t i) { out.agents[i].score = score(i, agents[i].x); });
   // The averaged model and the consensus distance are those of the online honest agents (churn,
   // Byzantine agents), or of every honest agent when none is online.
   size_t online = 0, honest = 0;
@@ -51,14 +61,11 @@ void Evaluator::evaluate(ThreadPool& pool, const EvalInput& in, const CommRecord
     ++honest;
     online += a.online ? 1 : 0;
   }
-  const auto counted = [&](size_t i) {
-    return !out.agents[i].byzantine && (online == 0 || out.agents[i].online);
-  };
   const size_t m = online == 0 ? honest : online;
   mean_.setZero(agents.front().x.size());
   mean_exact_.setZero(agents.front().x.size());
   for (size_t i = 0; i < n; ++i) {
-    if (!counted(i)) continue;
+    if (!counted(out.agents[i], online)) continue;
     mean_ += agents[i].x;
     mean_exact_ += agents[i].x.cast<double>();
   }
@@ -66,11 +73,11 @@ void Evaluator::evaluate(ThreadPool& pool, const EvalInput& in, const CommRecord
   mean_exact_ /= static_cast<double>(m);
   double squared = 0.0;
   for (size_t i = 0; i < n; ++i)
-    if (counted(i)) squared += (agents[i].x.cast<double>() - mean_exact_).squaredNorm();
+    if (counted(out.agents[i], online))
+      squared += (agents[i].x.cast<double>() - mean_exact_).squaredNorm();
   out.consensus_distance = std::sqrt(squared / static_cast<double>(m));
   // The averaged model is scored with agent 0's workspace, after the parallel part.
-  out.aggregate = score(0, mean_);
-  if (quadratic()) out.aggregate.loss = kNaN;  // its loss is agent 0's objective
+  score_aggregate(out);
   out.center.reset();
   if (in.center) {
     AgentPoint& center = out.center.emplace();

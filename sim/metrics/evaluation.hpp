@@ -13,6 +13,7 @@
 #include "models/data/dataset.hpp"
 #include "sim/agents/agent.hpp"
 #include "sim/agents/model_learner.hpp"
+#include "sim/core/rank_collectives.hpp"
 #include "sim/core/thread_pool.hpp"
 #include "sim/metrics/comm_recorder.hpp"
 
@@ -69,10 +70,24 @@ class Evaluator {
         byzantine_(std::move(byzantine)) {}
   /// Scores `in` into `out`. Agents run in parallel on `pool`.
   void evaluate(ThreadPool& pool, const EvalInput& in, const CommRecorder& comm, EvalPoint& out);
+  /// The same in one run over MPI ranks (collective), this rank scoring its agents [first, end)
+  /// (the ranks hold contiguous blocks, in rank order); `comm` is comm_over_ranks()'s. The
+  /// averaged model's sums go from rank to rank in agent order, so on rank 0 `out` has one
+  /// process's bits; the other ranks' `out` is not complete. No centre model.
+  void evaluate_over_ranks(ThreadPool& pool, const EvalInput& in, const CommRecorder& comm,
+                           EvalPoint& out, RankCollectives& ranks, uint32_t first, uint32_t end);
 
  private:
   bool quadratic() const { return eval_set_ == nullptr; }
   ModelScore score(size_t agent_index, const ParamVector& x);
+  /// out's iteration, time and agents' counts, online and Byzantine flags (scores untouched).
+  void fill_counts(const EvalInput& in, const CommRecorder& comm, EvalPoint& out) const;
+  /// Whether agent i counts in the averaged model: honest, and online unless none is.
+  static bool counted(const AgentPoint& a, size_t online) {
+    return !a.byzantine && (online == 0 || a.online);
+  }
+  /// Scores the averaged model (mean_, divided) with agent 0's workspace.
+  void score_aggregate(EvalPoint& out);
 
   std::span<ModelLearner* const> learners_;
   const models::Dataset* eval_set_;

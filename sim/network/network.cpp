@@ -70,6 +70,33 @@ void Network::release(uint32_t slot) {
   messages_.free(slot);
 }
 
+HandedOverMessage Network::hand_over(uint32_t slot) {
+  DLSIM_CHECK(slot < messages_.slots().size() && messages_[slot].stage == Stage::kOnLink,
+              "slot {} handed to another rank is not on a link", slot);
+  HandedOverMessage m{messages_[slot]};
+  if (m.slot.next_hop != Router::kEmptyRoute) {
+    const NetMessage& n = m.slot.message;
+    m.route_position = m.slot.next_hop - wires_.router().route(n.from.value, n.to.value);
+  }
+  messages_.free(slot);
+  return m;
+}
+
+uint32_t Network::take_over(const HandedOverMessage& m) {
+  DLSIM_CHECK(m.slot.stage == Stage::kOnLink, "a message from another rank not on a link");
+  const uint32_t slot = messages_.allocate();
+  Slot& s = messages_[slot];
+  s = m.slot;
+  if (m.route_position != HandedOverMessage::kDirect) {
+    const uint32_t route = wires_.router().route(s.message.from.value, s.message.to.value);
+    s.next_hop = route + m.route_position;
+    DLSIM_CHECK(m.route_position > 0 && wires_.router().hop(s.next_hop - 1) == s.link,
+                "a message from another rank on link {}, off its route from {} to {}", s.link,
+                s.message.from.value, s.message.to.value);
+  }
+  return slot;
+}
+
 LinkId Network::link_between(AgentId from, AgentId to) const {
   DLSIM_CHECK(from.value < graph_.node_count() && to.value < graph_.node_count(),
               "agents {} and {} among {}", from.value, to.value, graph_.node_count());

@@ -95,6 +95,16 @@ struct SendResult {
   SendOutcome outcome = SendOutcome::kSent;
 };
 
+/// A message on its way to a node of another rank (one run over MPI ranks,
+/// docs/partitioned-runs.md): where it is, with its route as a position along route(from, to),
+/// which the other rank's router computes alike (routes change only with link failures, which a
+/// partitioned run refuses). Plain data, shipped as its bytes.
+struct HandedOverMessage {
+  static constexpr uint32_t kDirect = 0xffffffffu;  ///< no route: the direct link
+  Slot slot;
+  uint32_t route_position = kDirect;  ///< slot.next_hop - route(from, to)
+};
+
 class Network {
  public:
   /// `graph` is the physical network (the agents, and any service node after them); the network
@@ -156,6 +166,12 @@ class Network {
   bool in_flight(uint32_t slot) const { return messages_.in_flight(slot); }
   /// Messages sent and neither delivered-and-released nor lost.
   size_t live_messages() const { return messages_.live(); }
+  /// Takes the message in `slot` off this process's network, its slot freed without a signal:
+  /// its next event (kLinkArrival or kDelivery) runs on another rank, whose network takes it
+  /// over. Precondition: the message is on a link (FIFO sharing).
+  HandedOverMessage hand_over(uint32_t slot);
+  /// Installs a message another rank handed over; returns its slot here.
+  uint32_t take_over(const HandedOverMessage& m);
 
   const topo::Graph& graph() const { return graph_; }
   /// The physical neighbours of `node`, ascending, passed to f(uint32_t).

@@ -13,8 +13,9 @@
 #include <functional>
 #include <vector>
 
-#include "sim/agents/time_mode.hpp"
 #include "sim/agents/agent_archive.hpp"
+#include "sim/agents/time_mode.hpp"
+#include "sim/core/rank_collectives.hpp"
 #include "sim/core/thread_pool.hpp"
 #include "sim/run/swarm.hpp"
 
@@ -51,6 +52,9 @@ struct DriverConfig {
   /// finishes the reader). Null for a fresh run.
   StateReader* resume = nullptr;
   int64_t resume_iterations = 0;
+  /// One run over MPI ranks (sync mode): the simulator is partitioned over them, this rank
+  /// computes its own agents only, and the ranks agree on divergence. Null in one process.
+  RankCollectives* ranks = nullptr;
 };
 
 /// Told about progress; may stop the run early (by returning false).

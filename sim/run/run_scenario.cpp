@@ -1,11 +1,17 @@
 #include "sim/run/run_scenario.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
+#include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "sim/agents/service_node.hpp"
+#include "sim/core/rank_totals.hpp"
+#include "sim/metrics/comm_over_ranks.hpp"
 #include "sim/metrics/comm_recorder.hpp"
 #include "sim/metrics/evaluation.hpp"
 #include "sim/metrics/metrics_csv.hpp"
@@ -13,6 +19,7 @@
 #include "sim/metrics/summary.hpp"
 #include "sim/run/driver.hpp"
 #include "sim/run/learning_suspect.hpp"
+#include "sim/run/message_shipping.hpp"
 #include "sim/run/virtual_ranks.hpp"
 #include "sim/scenario/algorithm_json.hpp"
 #include "sim/scenario/load_scenario.hpp"
@@ -48,10 +55,11 @@ std::vector<uint32_t> byzantine_of(const World& world) {
 
 // Hands the world's state to the evaluator at iteration 0, every eval_every iterations and at
 // the end, writes each point to metrics.csv, shows it to the learning watch (whose warning goes
-// to `log` when it becomes due), and reports progress.
+// to `log` when it becomes due), and reports progress. Over MPI ranks every rank evaluates its
+// own agents, rank 0 assembles the point and alone has a metrics.csv (`csv` null elsewhere).
 class EvaluationPoints final : public RunObserver {
  public:
-  EvaluationPoints(World& world, ThreadPool& pool, const CommRecorder& comm, MetricsCsv& csv,
+  EvaluationPoints(World& world, ThreadPool& pool, const CommRecorder& comm, MetricsCsv* csv,
                    Progress& progress, double& eval_s, const std::function<void()>& between,
                    LearningWatch& watch, std::ostream& log)
       : between_(between),
@@ -66,27 +74,45 @@ class EvaluationPoints final : public RunObserver {
         evaluator_(world.learners, world.is_quadratic() ? nullptr : &world.eval_set,
                    world.spec.run.eval_batch, byzantine_of(world)) {}
 
+  /// Over MPI ranks: this rank's agents are [first, end).
+  void over_ranks(RankCollectives& ranks, uint32_t first, uint32_t end) {
+    ranks_ = &ranks;
+    first_ = first;
+    end_ = end;
+  }
+
   void record(int64_t iteration) {
     const auto start = Clock::now();
     // The centre model lives on the network node after the agents (EASGD's parameter server).
     const EvalInput in{iteration, world_.sim.now(), world_.agents, center_model_of(*world_.algorithm),
                        AgentId{static_cast<uint32_t>(world_.agents.size())}};
-    evaluator_.evaluate(pool_, in, comm_, last_);
-    csv_.write(last_);
+    if (ranks_) {
+      const CommRecorder total = comm_over_ranks(comm_, *ranks_);
+      evaluator_.evaluate_over_ranks(pool_, in, total, last_, *ranks_, first_, end_);
+      events_ = total.events();
+    } else {
+      evaluator_.evaluate(pool_, in, comm_, last_);
+    }
     has_point_ = true;
-    if (watch_.observe(last_)) log_ << "dlsim: warning: " << *watch_.warning() << '\n';
+    if (csv_) {
+      csv_->write(last_);
+      if (watch_.observe(last_)) log_ << "dlsim: warning: " << *watch_.warning() << '\n';
+    }
     eval_s_ += since(start);
   }
 
   bool on_iterations_done(int64_t k) override {
     const RunSpec& run = world_.spec.run;
     if (k == run.iterations || (run.eval_every > 0 && k % run.eval_every == 0)) record(k);
-    progress_.update(k, world_.sim.now(), has_point_ ? mean_accuracy(last_) : NAN,
-                     comm_.events());
+    // Over ranks the events shown are those of the last evaluation point: counting them at every
+    // iteration would cost a reduction each.
+    progress_.update(k, world_.sim.now(), has_point_ && csv_ ? mean_accuracy(last_) : NAN,
+                     ranks_ ? events_ : comm_.events());
     if (between_) between_();
     return true;
   }
 
+  /// The last point (null before the first); over MPI ranks, complete on rank 0 only.
   const EvalPoint* last() const { return has_point_ ? &last_ : nullptr; }
 
  private:
@@ -94,7 +120,7 @@ class EvaluationPoints final : public RunObserver {
   World& world_;
   ThreadPool& pool_;
   const CommRecorder& comm_;
-  MetricsCsv& csv_;
+  MetricsCsv* csv_;
   Progress& progress_;
   double& eval_s_;
   LearningWatch& watch_;
@@ -102,19 +128,28 @@ class EvaluationPoints final : public RunObserver {
   Evaluator evaluator_;
   EvalPoint last_;
   bool has_point_ = false;
+  RankCollectives* ranks_ = nullptr;
+  uint32_t first_ = 0, end_ = 0;
+  uint64_t events_ = 0;
 };
 
 // A run whose losses stayed finite can still end on non-finite parameters: its last update.
-void check_final_parameters(const World& world, RunOutcome& outcome) {
+// Over MPI ranks each rank looks at its own agents, and the first of all is the ranks' minimum.
+void check_final_parameters(const World& world, RunOutcome& outcome, RankCollectives* ranks) {
   if (outcome.status != RunStatus::kOk) return;
-  for (const Agent& a : world.agents) {
-    if (a.x.allFinite()) continue;
-    outcome.status = RunStatus::kDiverged;
-    outcome.diverged_iteration = a.iteration - 1;  // the update of the agent's last iteration
-    outcome.diverged_agent = a.id.value;
-    outcome.diverged_in = DivergedIn::kParameters;
-    return;
-  }
+  int64_t first = INT64_MAX;
+  for (const Agent& a : world.agents)
+    if (world.sim.runs_here(a.id) && !a.x.allFinite()) {
+      first = a.id.value;
+      break;
+    }
+  if (ranks) ranks->all_reduce(std::span(&first, 1), Reduction::kMin);
+  if (first == INT64_MAX) return;
+  const Agent& a = world.agents[static_cast<size_t>(first)];
+  outcome.status = RunStatus::kDiverged;
+  outcome.diverged_iteration = a.iteration - 1;  // the update of the agent's last iteration
+  outcome.diverged_agent = first;
+  outcome.diverged_in = DivergedIn::kParameters;
 }
 
 // The model's tensors by name, for the per-tensor send counts; one when the model is one tensor.
@@ -128,21 +163,33 @@ std::vector<std::string> tensor_names(const World& world) {
 
 // Each agent's final parameters go into its node's hash, after its events; the nodes are then
 // combined in node order (docs/partitioned-runs.md, design point 2), and EASGD's centre last.
-uint64_t final_fingerprint(const World& world) {
+// Over MPI ranks each rank hashes its own agents, and rank 0 combines every rank's nodes.
+struct FinalCounts {
+  uint64_t fingerprint = 0;
+  uint64_t events = 0;
+};
+
+FinalCounts final_counts(const World& world, RankCollectives* ranks) {
   const std::span<const Fingerprint> events = world.sim.node_fingerprints();
   std::vector<Fingerprint> nodes(events.begin(), events.end());
   if (nodes.size() < world.agents.size()) nodes.resize(world.agents.size());
   auto add = [](Fingerprint& f, const ParamVector& x) {
     f.add_bytes(std::as_bytes(std::span(x.data(), static_cast<size_t>(x.size()))));
   };
-  for (const Agent& a : world.agents) add(nodes[a.id.value], a.x);
+  for (const Agent& a : world.agents)
+    if (world.sim.runs_here(a.id)) add(nodes[a.id.value], a.x);
+  if (ranks) {
+    const RankTotals totals = totals_over_ranks(nodes, world.sim.events_processed(), *ranks);
+    return {totals.fingerprint.value(), totals.events_handled};  // rank 0's are the run's
+  }
   Fingerprint f = combine_in_node_order(nodes);
   if (const ParamVector* center = center_model_of(*world.algorithm)) add(f, *center);
-  return f.value();
+  return {f.value(), world.sim.events_processed()};
 }
 
 RunFacts facts_of(const World& world, const RunOutcome& outcome, const RunTimes& times,
-                  const MemoryEstimate& memory, int64_t resumes, const CommRecorder& comm) {
+                  const MemoryEstimate& memory, int64_t resumes, const CommRecorder& comm,
+                  const FinalCounts& counts) {
   RunFacts f;
   f.resumes = resumes;
   f.memory_estimate_bytes = memory.total_bytes();
@@ -157,9 +204,9 @@ RunFacts facts_of(const World& world, const RunOutcome& outcome, const RunTimes&
   if (outcome.status == RunStatus::kDiverged)
     f.diverged = Divergence{outcome.diverged_iteration, outcome.diverged_agent,
                             outcome.diverged_in == DivergedIn::kLoss ? "loss" : "parameters"};
-  f.fingerprint = final_fingerprint(world);
+  f.fingerprint = counts.fingerprint;
   f.simulated = world.sim.now();
-  f.events_processed = world.sim.events_processed();
+  f.events_processed = counts.events;
   f.quadratic = world.is_quadratic();
   f.times = times;
   f.warnings = world.warnings;
@@ -223,13 +270,48 @@ class CheckpointWriter final : public CheckpointSink {
 
 }  // namespace
 
+namespace {
+
+// What a run over MPI ranks cannot do yet (docs/partitioned-runs.md, slice (c)); the scenario's
+// own refusals are plan_partitions'.
+void refuse_over_ranks(const RunOptions& options, bool resuming, uint32_t ranks) {
+  if (options.virtual_ranks != 1)
+    throw InputError(
+        fmt::format("--virtual-ranks: a run over {} MPI ranks is partitioned "
+                    "already: give one or the other",
+                    ranks));
+  if (options.checkpoints.enabled() || resuming)
+    throw InputError(
+        fmt::format("--checkpoint-every: a run over {} MPI ranks cannot write or "
+                    "resume checkpoints yet",
+                    ranks));
+  if (options.trigger)
+    throw InputError(fmt::format("a custom trigger cannot run over {} MPI ranks", ranks));
+}
+
+// This rank's agents: a contiguous block (contiguous_partitions).
+std::pair<uint32_t, uint32_t> block_of(const Partitions& p, uint32_t rank) {
+  const auto first = std::find(p.of_node.begin(), p.of_node.end(), rank);
+  const auto end = std::find_if(first, p.of_node.end(), [&](uint32_t r) { return r != rank; });
+  return {static_cast<uint32_t>(first - p.of_node.begin()),
+          static_cast<uint32_t>(end - p.of_node.begin())};
+}
+
+}  // namespace
+
 RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std::ostream& log) {
   const auto start = Clock::now();
+  RankCollectives* const ranks =
+      options.ranks && options.ranks->ranks() > 1 ? options.ranks : nullptr;
+  const bool leader = !ranks || ranks->rank() == 0;  // writes the folder, logs
+  std::ostream silent(nullptr);                      // the other ranks' log: rank 0 says it once
+  std::ostream& say = leader ? log : silent;
   RunPlan plan = plan_run(spec);  // refuses what cannot fit, before anything is written
   const MemoryEstimate memory = plan.memory;
   // A checkpoint in OUT.tmp: this run continues it, if it is this build's and scenario's.
   const fs::path checkpoint = OutputFolder::staging_path(options.out) / kCheckpointName;
   const bool resuming = fs::exists(checkpoint);
+  if (ranks) refuse_over_ranks(options, resuming, ranks->ranks());
   CheckpointPolicy policy = options.checkpoints;
   CheckpointIdentity identity;
   if (resuming || policy.enabled()) identity = checkpoint_identity(spec);
@@ -237,19 +319,22 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
     const CheckpointPolicy saved = check_checkpoint(checkpoint, identity);
     if (!policy.enabled()) policy = saved;
   }
-  OutputFolder folder(options.out, resuming ? OutputFolder::Staging::kContinue
-                                            : OutputFolder::Staging::kFresh);
-  if (policy.enabled()) folder.keep_on_failure();
+  std::optional<OutputFolder> folder;
+  if (leader)
+    folder.emplace(options.out,
+                   resuming ? OutputFolder::Staging::kContinue : OutputFolder::Staging::kFresh);
+  if (policy.enabled()) folder->keep_on_failure();
   RunTimes times;
   ThreadPool pool(options.threads);  // before the world: building it is parallel too
   const std::unique_ptr<World> world =
       build_world(spec, std::move(plan), options.data_paths, pool);
-  for (const std::string& w : world->warnings) log << "dlsim: warning: " << w << '\n';
+  for (const std::string& w : world->warnings) say << "dlsim: warning: " << w << '\n';
   if (options.trigger && !world->algorithm->set_trigger_decider(*options.trigger))
     throw InputError(fmt::format("{}: /algorithm/kind: algorithm \"{}\" computes no drift for a "
                                  "custom trigger (detsgrad, choco and easgd do, with a trigger "
                                  "on the whole model)", spec.file, spec.algorithm.name()));
-  if (!resuming) folder.write_text("scenario.json", scenario_to_json(spec).dump(2) + "\n");
+  if (!resuming && folder)
+    folder->write_text("scenario.json", scenario_to_json(spec).dump(2) + "\n");
 
   // The recorders: the network and the algorithm's events report to `comm`.
   CommRecorder comm(world->network->graph().node_count(), tensor_names(*world));
@@ -258,6 +343,14 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   swarm.set_churn(world->churn.get());
   if (options.virtual_ranks != 1)
     world->sim.partition(plan_partitions(*world, options.virtual_ranks));
+  std::optional<MessageShipping> shipping;  // over MPI ranks: messages that cross them
+  std::pair<uint32_t, uint32_t> block{0, static_cast<uint32_t>(world->agents.size())};
+  if (ranks) {
+    const Partitions p = plan_partitions(*world, ranks->ranks(), PartitionsRun::kOverRanks);
+    world->sim.partition(p, *ranks);
+    shipping.emplace(swarm);
+    block = block_of(p, ranks->rank());
+  }
   Resumed resumed;
   int64_t resumes = 0;
   if (resuming) {
@@ -268,50 +361,69 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
                        resumed.counters.iterations);
   }
   times.build_s += since(start);
-  MetricsCsv csv = resuming ? MetricsCsv(folder.file("metrics.csv"), resumed.counters.csv_bytes)
-                            : MetricsCsv(folder.file("metrics.csv"));
-  Progress progress(options.progress, spec.run.iterations, log);
+  std::optional<MetricsCsv> csv;
+  if (folder && resuming)
+    csv.emplace(folder->file("metrics.csv"), resumed.counters.csv_bytes);
+  else if (folder)
+    csv.emplace(folder->file("metrics.csv"));
+  Progress progress(leader ? options.progress : ProgressMode::kQuiet, spec.run.iterations, log);
   LearningWatch watch(world->is_quadratic() ? 0 : world->eval_set.num_classes,
                       learning_suspect(spec), resumed.counters.learning);
-  EvaluationPoints points(*world, pool, comm, csv, progress, times.eval_s,
-                         options.between_iterations, watch, log);
+  EvaluationPoints points(*world, pool, comm, csv ? &*csv : nullptr, progress, times.eval_s,
+                          options.between_iterations, watch, log);
+  if (ranks) points.over_ranks(*ranks, block.first, block.second);
   DriverTimings driver_times{times.training_s, times.events_s, times.updates_s};
-  CheckpointWriter checkpoints(policy, identity, folder, *world, swarm, comm, csv, times,
-                               driver_times, watch, start, resumes);
+  std::optional<CheckpointWriter> checkpoints;
+  if (policy.enabled())
+    checkpoints.emplace(policy, identity, *folder, *world, swarm, comm, *csv, times, driver_times,
+                        watch, start, resumes);
   DriverConfig config{spec.time.mode, spec.run.iterations, world->compute_time, &driver_times};
-  if (policy.enabled()) config.checkpoints = &checkpoints;
+  if (checkpoints) config.checkpoints = &*checkpoints;
   config.resume = resumed.reader.get();
   config.resume_iterations = resumed.counters.iterations;
+  config.ranks = ranks;
 
   if (!resuming) points.record(0);
   RunOutcome outcome = run_driver(swarm, pool, config, points);
-  check_final_parameters(*world, outcome);
+  check_final_parameters(*world, outcome, ranks);
   progress.finish();
   if (outcome.status == RunStatus::kDiverged)
-    log << fmt::format("dlsim: diverged: agent {} {} at iteration {}\n", outcome.diverged_agent,
+    say << fmt::format("dlsim: diverged: agent {} {} at iteration {}\n", outcome.diverged_agent,
                        outcome.diverged_in == DivergedIn::kLoss ? "had a non-finite loss"
                                                                 : "got non-finite parameters",
                        outcome.diverged_iteration);
-  csv.close();
+  if (csv) csv->close();
   times.training_s = driver_times.training_s;
   times.events_s = driver_times.events_s;
   times.updates_s = driver_times.updates_s;
-  times.wall_s += since(start);
+  const FinalCounts counts = final_counts(*world, ranks);
+  std::optional<CommRecorder> comm_of_ranks;  // over MPI ranks: every rank's counts, on rank 0
+  if (ranks) comm_of_ranks.emplace(comm_over_ranks(comm, *ranks));
+  const CommRecorder& run_comm = comm_of_ranks ? *comm_of_ranks : comm;
   RunReport report;
-  RunFacts facts = facts_of(*world, outcome, times, memory, resumes, comm);
+  report.out = options.out;
+  report.ok = outcome.status == RunStatus::kOk;
+  // The other ranks leave (a diverged run with exit code 3, on which mpirun ends the job) only
+  // once rank 0 has written the folder.
+  if (!leader) {
+    ranks->all_ok(true);
+    return report;
+  }
+  times.wall_s += since(start);
+  RunFacts facts = facts_of(*world, outcome, times, memory, resumes, run_comm, counts);
   if (const std::optional<std::string> stuck = watch.warning()) facts.warnings.push_back(*stuck);
-  if (const std::optional<std::string> overload = comm.overload_warning()) {
+  if (const std::optional<std::string> overload = run_comm.overload_warning()) {
     log << "dlsim: warning: " << *overload << '\n';
     facts.warnings.push_back(*overload);
   }
-  facts.checkpoints = checkpoints.stats();
-  facts.ranks = world->sim.partitions();
+  if (checkpoints) facts.checkpoints = checkpoints->stats();
+  facts.ranks = ranks ? ranks->ranks() : world->sim.partitions();
   facts.virtual_ranks = options.virtual_ranks != 1;
-  report.summary = make_summary(facts, comm, points.last());
-  folder.write_text("summary.json", report.summary.dump(2) + "\n");
-  remove_checkpoint(folder.staging());
-  folder.commit();
-  report.out = options.out;
+  report.summary = make_summary(facts, run_comm, points.last());
+  folder->write_text("summary.json", report.summary.dump(2) + "\n");
+  remove_checkpoint(folder->staging());
+  folder->commit();
+  if (ranks) ranks->all_ok(true);
   return report;
 }
 

@@ -10,6 +10,7 @@
 #include <ostream>
 
 #include "models/data/data_paths.hpp"
+#include "sim/core/rank_collectives.hpp"
 #include "sim/metrics/progress.hpp"
 #include "sim/run/checkpoint.hpp"
 #include "sim/scenario/scenario_spec.hpp"
@@ -35,11 +36,16 @@ struct RunOptions {
   /// > 1: the agents run as this many partitions in windows, as MPI ranks would, in this one
   /// process (sim/run/virtual_ranks.hpp); the results must be those of 1.
   uint32_t virtual_ranks = 1;
+  /// One run over the ranks of an MPI job (sim/distributed/run_ranks.hpp; not owned): each rank
+  /// runs its block of agents, and rank 0 alone writes the output folder and logs. Every rank
+  /// calls run_scenario with the same spec and options. Null (or one rank): one process.
+  RankCollectives* ranks = nullptr;
 };
 
 struct RunReport {
-  nlohmann::json summary;  // what summary.json holds
+  nlohmann::json summary;  // what summary.json holds; over MPI ranks, on rank 0 only
   std::filesystem::path out;
+  bool ok = true;  // the run did not diverge (on every rank)
 };
 
 /// Runs `spec`; progress and warnings go to `log`. Throws InputError for missing or bad data.

@@ -99,6 +99,9 @@ void Swarm::begin_round() {
   for (const Agent& a : agents_) {
     const uint32_t i = a.id.value;
     network_.set_online(a.id, churn_->online(i));
+    // Over MPI ranks every rank follows every agent's churn (its draws are the agent's own), but
+    // only the agent's rank reports it, so that the ranks' counts add up.
+    if (!sim_.runs_here(a.id)) continue;
     if (churn_->online(i) != churn_->was_online(i))
       listener_.agent_online(a.id, churn_->online(i), sim_.now());
     if (churn_->returned(i) && churn_->rejoin() == Rejoin::kPull) start_pull(a, pulling_);

@@ -66,6 +66,17 @@ class Swarm final : public Outbox {
 
   /// The contents of the messages in flight, for checkpoints (with the network's own state).
   void archive(AgentArchive& ar);
+  /// A run over MPI ranks: the content of the message in `slot`, taken out as the message
+  /// leaves for another rank (message_shipping.hpp), and put into a slot here as one arrives.
+  Message take_in_flight(uint32_t slot) {
+    Message m = std::move(in_flight_.at(slot));
+    in_flight_[slot] = Message{};
+    return m;
+  }
+  void put_in_flight(uint32_t slot, Message m) {
+    if (slot >= in_flight_.size()) in_flight_.resize(slot + 1);
+    in_flight_[slot] = std::move(m);
+  }
 
  private:
   /// Sends agent a a live neighbour's model, setting waiting[a] first (none live: nothing).

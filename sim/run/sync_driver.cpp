@@ -30,14 +30,35 @@ class Stopwatch {
 
 // Every agent's update, each thread taking a contiguous range of agents: with many small
 // agents (the 4,096-agent quadratic ring) handing them out one by one costs more than updating.
-void run_updates(std::span<Agent> agents, ThreadPool& pool, Algorithm& algorithm,
-                 const Swarm& swarm) {
+void run_updates(std::span<Agent> agents, ThreadPool& pool, Algorithm& algorithm, Swarm& swarm) {
   const size_t ranges = std::min<size_t>(pool.threads(), agents.size());
+  const Simulator& sim = swarm.sim();
   pool.parallel_for(ranges, [&](size_t r) {
     const size_t first = r * agents.size() / ranges, end = (r + 1) * agents.size() / ranges;
     for (size_t i = first; i < end; ++i)
-      if (swarm.computes(agents[i].id)) algorithm.update(agents[i]);
+      if (sim.runs_here(agents[i].id) && swarm.computes(agents[i].id)) algorithm.update(agents[i]);
   });
+}
+
+// The first diverged agent of this process's agents; over ranks, the first of every rank's
+// (each checks only its own agents' losses, the others' are not computed here).
+std::optional<RunOutcome> check_losses_here(std::span<const Agent> agents, const Simulator& sim,
+                                            int64_t k, RankCollectives* ranks) {
+  if (!ranks) return check_losses(agents, k);
+  int64_t first = INT64_MAX;
+  for (const Agent& a : agents)
+    if (sim.runs_here(a.id) && !std::isfinite(a.loss)) {
+      first = a.id.value;
+      break;
+    }
+  ranks->all_reduce(std::span(&first, 1), Reduction::kMin);
+  if (first == INT64_MAX) return std::nullopt;
+  RunOutcome out;
+  out.status = RunStatus::kDiverged;
+  out.iterations_done = k;
+  out.diverged_iteration = k;  // every agent is in iteration k in a sync round
+  out.diverged_agent = first;
+  return out;
 }
 
 }  // namespace
@@ -77,18 +98,20 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
     swarm.begin_round();  // churn: who is online, rejoin pulls
     pool.parallel_for(agents.size(), [&](size_t i) {
       Agent& a = agents[i];
+      if (!sim.runs_here(a.id)) return;   // another rank's
       if (!swarm.computes(a.id)) return;  // offline (or pulling its model back)
       algorithm.prepare(a);
       if (!fast || !fast->fused_local_step(a)) a.loss = a.learner->gradient(a.x, a.g);
       algorithm.after_gradient(a);
     });
     watch.lap(&DriverTimings::training_s);
-    if (auto diverged = check_losses(agents, k)) return *diverged;
+    if (auto diverged = check_losses_here(agents, sim, k, config.ranks)) return *diverged;
     const SimTime round_start = sim.now();
     // Offline agents' steps are scheduled too (and do nothing), so a round lasts at least the
     // slowest compute time even when everyone is offline: the clock, and with it churn, moves.
     for (const Agent& a : agents)
-      sim.schedule_at(round_start + config.compute_time[a.id.value], EventKind::kAgentStep, a.id);
+      if (sim.runs_here(a.id))
+        sim.schedule_at(round_start + config.compute_time[a.id.value], EventKind::kAgentStep, a.id);
     // The round lasts until its last message has arrived: the queue runs dry.
     sim.run([&](const Event& e) {
       if (swarm.dispatch(e)) return;

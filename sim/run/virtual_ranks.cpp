@@ -14,12 +14,27 @@
 namespace dlsim {
 namespace {
 
-// Why each is refused: docs/partitioned-runs.md, "Slice (b)", "Refused with R > 1".
-void refuse_what_needs_one_view(const World& world, uint32_t ranks) {
+// Why each is refused: docs/partitioned-runs.md, "Slice (b)", "Refused with R > 1", and
+// "Slice (c)" for the MPI ranks.
+void refuse_what_needs_one_view(const World& world, uint32_t ranks, PartitionsRun where) {
   const ScenarioSpec& spec = world.spec;
   auto refuse = [&](std::string_view key, std::string_view why) {
-    throw InputError(fmt::format("{}: {}: {} (a run over {} ranks)", spec.file, key, why, ranks));
+    throw InputError(fmt::format("{}: {}: {} (a run over {} {}ranks)", spec.file, key, why, ranks,
+                                 where == PartitionsRun::kOverRanks ? "MPI " : ""));
   };
+  if (where == PartitionsRun::kOverRanks && ranks > 1) {
+    if (spec.time.mode == TimeMode::kAsync)
+      refuse("/time/mode",
+             "\"async\" cannot run over MPI ranks yet (its drivers' agreements are not "
+             "distributed); `dlsim run --virtual-ranks R` runs it as R partitions in one process");
+    if (spec.churn && spec.churn->rejoin == Rejoin::kPull)
+      refuse("/churn/rejoin",
+             "\"pull\" cannot run over MPI ranks yet: a returning agent's model comes from a "
+             "neighbour that another rank may hold");
+    if (spec.byzantine && spec.byzantine->attack.knowledge == AttackKnowledge::kOmniscient)
+      refuse("/byzantine/attack/knowledge",
+             "\"omniscient\" attackers read their targets' models, which other ranks may hold");
+  }
   if (spec.network.sharing == Sharing::kMaxMin)
     refuse("/network/sharing",
            "\"maxmin\" cannot be partitioned yet: a flow's rate depends on every flow on its "
@@ -44,20 +59,26 @@ void refuse_what_needs_one_view(const World& world, uint32_t ranks) {
 
 }  // namespace
 
-Partitions plan_partitions(const World& world, uint32_t ranks) {
+Partitions plan_partitions(const World& world, uint32_t ranks, PartitionsRun where) {
   const auto agents = static_cast<uint32_t>(world.agents.size());
+  if (where == PartitionsRun::kOverRanks && ranks > agents)
+    throw InputError(
+        fmt::format("{}: /agents: {} agents over {} MPI ranks: at most one rank per "
+                    "agent",
+                    world.spec.file, agents, ranks));
   if (ranks == 0 || ranks > agents)
     throw InputError(fmt::format("{}: --virtual-ranks {}: between 1 and the {} agents",
                                  world.spec.file, ranks, agents));
-  refuse_what_needs_one_view(world, ranks);  // from here every node is an agent: no service node
+  refuse_what_needs_one_view(world, ranks,
+                             where);  // from here every node is an agent: no service node
   // No link between two blocks: they never meet, and the windows are as long as time.
   Partitions p = contiguous_partitions(agents, ranks, SimTime::max());
   if (ranks == 1) return p;
-  auto zero = [&](const std::string& where) {
+  auto zero = [&](const std::string& link) {
     return InputError(fmt::format(
         "{}: /network/latency: {} joins two ranks with zero latency, so no rank could run ahead "
         "of another (a run over {} ranks needs a latency > 0 between them)",
-        world.spec.file, where, ranks));
+        world.spec.file, link, ranks));
   };
   if (const std::optional<LinkSpec> underlay = implicit_complete_underlay(world.spec)) {
     if (underlay->latency <= SimTime{}) throw zero("the complete underlay");

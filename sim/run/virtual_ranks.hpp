@@ -11,11 +11,16 @@
 
 namespace dlsim {
 
+/// Where the partitions run: in this process (virtual ranks), or one per MPI rank.
+enum class PartitionsRun : uint8_t { kInProcess, kOverRanks };
+
 /// The agents of `world` in `ranks` contiguous blocks (a service node, if any, with the last),
 /// and the lookahead: the smallest latency of a physical link whose ends lie in two blocks.
 /// InputError, naming the scenario's file and key, for what a partitioned run cannot do yet
-/// (max-min sharing, link failures, a service node or a collective, async rejoin pulls), for a
-/// zero lookahead and for more ranks than agents.
-Partitions plan_partitions(const World& world, uint32_t ranks);
+/// (max-min sharing, link failures, a service node or a collective, async rejoin pulls; over
+/// ranks also async mode, every rejoin pull and omniscient attackers), for a zero lookahead and
+/// for more ranks than agents.
+Partitions plan_partitions(const World& world, uint32_t ranks,
+                           PartitionsRun where = PartitionsRun::kInProcess);
 
 }  // namespace dlsim

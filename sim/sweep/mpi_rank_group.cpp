@@ -1,9 +1,8 @@
 // Builds with MPI: join the job when an MPI launcher started this process. Without a launcher
 // (plain `dlsim sweep`) MPI is never initialised, so a single-process sweep needs no MPI runtime.
 #ifdef DLSIM_WITH_MPI
-#include <mpi.h>
-
 #include <fmt/format.h>
+#include <mpi.h>
 
 #include <atomic>
 #include <chrono>
@@ -12,7 +11,7 @@
 #include <thread>
 
 #include "sim/core/error.hpp"
-#include "sim/sweep/launcher.hpp"
+#include "sim/core/launcher.hpp"
 #include "sim/sweep/rank_group.hpp"
 
 namespace dlsim {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.hpp"
-#include "sim/sweep/launcher.hpp"
+#include "sim/core/launcher.hpp"
 #include "sim/sweep/rank_group.hpp"
 
 namespace dlsim {

@@ -542,13 +542,15 @@ TEST_CASE("a bad scenario exits 2 with one line naming the pointer, and leaves n
   CHECK_FALSE(fs::exists(out + ".tmp"));
 }
 
-TEST_CASE("dlsim run as one of several MPI tasks exits 2 before writing anything") {
+TEST_CASE("dlsim run as one of several tasks without MPI's environment exits before writing") {
+  // srun -n 2 without --mpi=pmix: two copies would each run the whole simulation. (Under mpirun
+  // the tasks run one simulation together: tests/distributed/partitioned_run_test.cpp.)
   const std::string out = scratch("mpi-tasks");
-  REQUIRE(setenv("OMPI_COMM_WORLD_SIZE", "2", 1) == 0);  // as mpirun -np 2 sets it
+  REQUIRE(setenv("SLURM_STEP_NUM_TASKS", "2", 1) == 0);
   const Result r = run_dlsim({"run", smoke("dpsgd"), "-o", out, "--quiet"});
-  unsetenv("OMPI_COMM_WORLD_SIZE");
-  CHECK(r.code == 2);
-  CHECK(r.err.starts_with("dlsim: dlsim run: started as one of 2 MPI tasks, "));
+  unsetenv("SLURM_STEP_NUM_TASKS");
+  CHECK(r.code == 5);
+  CHECK(r.err.starts_with("dlsim: started as one of 2 tasks without an MPI launcher's "));
   CHECK(r.err.find('\n') == r.err.size() - 1);  // one line
   CHECK_FALSE(fs::exists(out));
   CHECK_FALSE(fs::exists(out + ".tmp"));

@@ -3,70 +3,16 @@
 // for bit; a rank that throws must end every rank with an error. Skipped when mpirun cannot start.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
-#include "../skip.hpp"
+#include "mpirun.hpp"
 
-namespace fs = std::filesystem;
+using namespace dlsim::testing;
 
 namespace {
 
 const std::string kToy = std::string(DLSIM_BINARY_DIR) + "/tests/toy_network";
-
-fs::path scratch(const std::string& name) {
-  const fs::path p = fs::path(DLSIM_BINARY_DIR) / "tests" / "distributed" /
-                     (std::to_string(getpid()) + "-" + name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-struct Outcome {
-  int exit_code;  // the command's; 124: stopped by timeout
-  std::string out, err;
-};
-
-// `command` in `dir` with stdout and stderr kept apart, stopped after 60 s.
-Outcome run(const std::string& command, const fs::path& dir) {
-  const fs::path out = dir / "out.txt", err = dir / "err.txt";
-  const int status = std::system(
-      fmt::format("timeout 60 {} > {} 2> {}", command, out.string(), err.string()).c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
-}
-
-std::string mpirun(int ranks) {
-#if defined(__SANITIZE_ADDRESS__)
-  // `env`: the command runs under `timeout`, which takes no variable assignments.
-  const std::string env = "env ASAN_OPTIONS=detect_leaks=0 ";  // Open MPI's plug-ins: see CONTRIBUTING
-#else
-  const std::string env;
-#endif
-  return fmt::format("{}mpirun --allow-run-as-root --oversubscribe -np {} ", env, ranks);
-}
-
-// True when mpirun can start two ranks here; otherwise marks the test skipped.
-bool mpirun_works(const fs::path& dir) {
-  const Outcome probe = run(mpirun(2) + "true", dir);
-  if (probe.exit_code != 0) {
-    dlsim::skip_test("mpirun -np 2 cannot start here: " + probe.out + probe.err);
-    return false;
-  }
-  return true;
-}
 
 // The toy's line in one process, then under 2, 3 and 4 ranks: each must be the same.
 void check_ranks_agree(const std::string& args, const std::string& name) {

@@ -1,4 +1,4 @@
-#include "sim/sweep/launcher.hpp"
+#include "sim/core/launcher.hpp"
 
 #include <cstdlib>
 #include <string>

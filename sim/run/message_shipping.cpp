@@ -1,0 +1,35 @@
+#include "sim/run/message_shipping.hpp"
+
+#include "sim/agents/agent_archive.hpp"
+#include "sim/core/state_io.hpp"
+
+namespace dlsim {
+
+MessageShipping::MessageShipping(Swarm& swarm) : swarm_(swarm) {
+  swarm.sim().set_shipping(EventKind::kLinkArrival, *this);
+  swarm.sim().set_shipping(EventKind::kDelivery, *this);
+}
+
+void MessageShipping::pack(const Event& e, std::vector<std::byte>& out) {
+  HandedOverMessage where = swarm_.network().hand_over(e.payload);
+  Message content = swarm_.take_in_flight(e.payload);
+  StateWriter writer(out);
+  AgentArchive ar(writer);
+  ar.value(where);
+  ar.message(content);
+}
+
+uint32_t MessageShipping::unpack(const Event& e, std::span<const std::byte> content) {
+  StateReader reader(content, fmt::format("a message for node {}", e.agent.value));
+  AgentArchive ar(reader);
+  HandedOverMessage where;
+  Message m;
+  ar.value(where);
+  ar.message(m);
+  reader.finish();
+  const uint32_t slot = swarm_.network().take_over(where);
+  swarm_.put_in_flight(slot, std::move(m));
+  return slot;
+}
+
+}  // namespace dlsim

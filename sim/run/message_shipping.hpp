@@ -1,0 +1,27 @@
+// One run over MPI ranks (docs/partitioned-runs.md, slice (c)): a message whose next event (the
+// arrival at the far end of a link, or its delivery) belongs to a node of another rank travels
+// there whole: the network's record of it (Network::hand_over) and its content, the parameter
+// snapshot and the algorithm's payload, written as a checkpoint writes a message in flight. The
+// sending rank frees both; the receiving rank installs them in slots of its own.
+#pragma once
+
+#include "sim/core/partition_exchange.hpp"
+#include "sim/network/network.hpp"
+#include "sim/run/swarm.hpp"
+
+namespace dlsim {
+
+class MessageShipping final : public EventShipping {
+ public:
+  /// Registers itself with the swarm's simulator for kLinkArrival and kDelivery; outlives the
+  /// runs of that simulator.
+  explicit MessageShipping(Swarm& swarm);
+
+  void pack(const Event& e, std::vector<std::byte>& out) override;
+  uint32_t unpack(const Event& e, std::span<const std::byte> content) override;
+
+ private:
+  Swarm& swarm_;
+};
+
+}  // namespace dlsim

@@ -1,0 +1,144 @@
+// `dlsim run` under `mpirun -np R` (docs/partitioned-runs.md, slice (c)): one simulation over R
+// ranks, each running its block of agents, must give one process's fingerprint, metrics.csv and
+// summary.json (less its timings and `ranks`), written once, by rank 0. What cannot run over
+// ranks yet exits 2 naming its key, with no folder left. Skipped when mpirun cannot start.
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "mpirun.hpp"
+
+using namespace dlsim::testing;
+using nlohmann::json;
+
+namespace {
+
+const std::string kDlsim = std::string(DLSIM_BINARY_DIR) + "/dlsim";
+
+std::string smoke(const std::string& name) {
+  return std::string(DLSIM_SOURCE_DIR) + "/scenarios/smoke/" + name + ".json";
+}
+
+const std::string kQuadratic = smoke("quadratic-detsgrad");  // 16 agents, 4 x 4 torus, 1 ms
+
+// `dlsim run SCENARIO -o OUT --quiet --threads 1 --set ...`, quoted for the shell.
+std::string run_command(const std::string& scenario, const std::string& out,
+                        const std::vector<std::string>& sets) {
+  std::string command = fmt::format("{} run {} -o {} --quiet --threads 1", kDlsim, scenario, out);
+  for (const std::string& s : sets) command += fmt::format(" --set '{}'", s);
+  return command;
+}
+
+struct Results {
+  std::string metrics;
+  json summary;  // less `time` and `ranks`
+  json ranks;
+};
+
+Results results_of(const fs::path& out) {
+  json s = json::parse(read_text(out / "summary.json"));
+  const json ranks = s["ranks"];
+  s.erase("time");
+  s.erase("ranks");
+  return {read_text(out / "metrics.csv"), s, ranks};
+}
+
+// One process, then 2 and 3 ranks: the same results, written by rank 0 alone.
+void check_ranks_agree(const std::string& name, const std::string& scenario,
+                       const std::vector<std::string>& sets = {}) {
+  const fs::path dir = scratch(name);
+  if (!mpirun_works(dir)) return;
+  const Outcome one = run(run_command(scenario, "one", sets), dir);
+  REQUIRE_MESSAGE(one.exit_code == 0, one.err);
+  const Results expected = results_of(dir / "one");
+  for (int ranks : {2, 3}) {
+    CAPTURE(ranks);
+    const std::string out = fmt::format("ranks{}", ranks);
+    const Outcome r = run(mpirun(ranks) + run_command(scenario, out, sets), dir, 300);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const Results got = results_of(dir / out);
+    CHECK(got.summary["fingerprint"] == expected.summary["fingerprint"]);
+    CHECK(got.metrics == expected.metrics);
+    CHECK(got.summary == expected.summary);
+    CHECK(got.ranks == json{{"count", ranks}, {"virtual", false}});
+    // Rank 0 alone reports: one result block on stdout.
+    CHECK(r.out.find("fingerprint") != std::string::npos);
+    CHECK(r.out.find("fingerprint") == r.out.rfind("fingerprint"));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("dlsim run over 2 and 3 MPI ranks: sync DETSGRAD, D-PSGD and gossip as one process") {
+  check_ranks_agree("detsgrad", smoke("detsgrad"));
+  check_ranks_agree("dpsgd", smoke("dpsgd"));
+  check_ranks_agree("gossip", smoke("gossip-push"));
+}
+
+TEST_CASE("dlsim run over MPI ranks: CHOCO with top_k, dynamic topologies and churn agree") {
+  check_ranks_agree(
+      "choco", kQuadratic,
+      {R"(/algorithm={"kind":"choco","gamma":0.2,"compression":{"kind":"top_k","fraction":0.1}})"});
+  check_ranks_agree("matching", kQuadratic,
+                    {R"(/topology={"dynamic":{"kind":"random_matching"}})"});
+  // Pairs that are not neighbours on the ring: routes of several hops cross ranks midway.
+  check_ranks_agree("routed", kQuadratic,
+                    {R"(/topology={"dynamic":{"kind":"random_matching"}})",
+                     R"(/network/underlay={"kind":"ring"})"});
+  check_ranks_agree("churn", kQuadratic,
+                    {R"(/churn={"kind":"markov","mean_online":"30ms","mean_offline":"10ms"})"});
+}
+
+TEST_CASE("dlsim run over MPI ranks: NICs, full send buffers and Byzantine agents agree") {
+  check_ranks_agree(
+      "nic", kQuadratic,
+      {R"(/network/nic={"uplink":"50Mbps","downlink":"80Mbps"})", R"(/network/when_full="block")",
+       "/network/send_buffer=1", R"(/network/bandwidth="5Mbps")"});
+  check_ranks_agree("byzantine", smoke("dpsgd"),
+                    {R"(/byzantine={"count":2,"attack":{"kind":"alie"}})",
+                     R"(/algorithm/aggregation={"rule":"median"})"});
+}
+
+TEST_CASE("dlsim run over MPI ranks: a diverged run names one process's agent, exit 3 on all") {
+  const fs::path dir = scratch("diverged");
+  if (!mpirun_works(dir)) return;
+  const std::vector<std::string> sets{"/algorithm/a=30"};
+  const Outcome one = run(run_command(kQuadratic, "one", sets), dir);
+  REQUIRE(one.exit_code == 3);
+  const Outcome three = run(mpirun(3) + run_command(kQuadratic, "three", sets), dir);
+  INFO(three.err);
+  CHECK(three.exit_code == 3);
+  CHECK(results_of(dir / "three").summary == results_of(dir / "one").summary);
+}
+
+TEST_CASE("dlsim run over MPI ranks: what cannot run over ranks yet exits 2 naming its key") {
+  const fs::path dir = scratch("refused");
+  if (!mpirun_works(dir)) return;
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
+      {{R"(/time/mode="async")"}, "/time/mode: \"async\" cannot run over MPI ranks yet"},
+      {{R"(/network/latency="0ms")"}, "/network/latency: the link from node"},
+      {{R"(/churn={"kind":"markov","mean_online":"30ms","mean_offline":"10ms","rejoin":"pull"})"},
+       "/churn/rejoin: \"pull\" cannot run over MPI ranks yet"},
+      {{R"(/byzantine={"count":2,"attack":{"kind":"alie","knowledge":"omniscient"}})",
+        R"(/algorithm={"kind":"dpsgd","aggregation":{"rule":"median"}})", "/trigger=null"},
+       "/byzantine/attack/knowledge"},
+      {{"/agents=2", R"(/topology={"kind":"complete"})"}, "/agents: 2 agents over 3 MPI ranks"},
+  };
+  for (const auto& [sets, message] : refused) {
+    CAPTURE(message);
+    const Outcome r = run(mpirun(3) + run_command(kQuadratic, "out", sets), dir);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(message) != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "out"));
+    CHECK_FALSE(fs::exists(dir / "out.tmp"));
+  }
+  const Outcome checkpoints =
+      run(mpirun(2) + run_command(kQuadratic, "out", {}) + " --checkpoint-every 5", dir);
+  CHECK(checkpoints.exit_code == 2);
+  CHECK(checkpoints.err.find("--checkpoint-every: a run over 2 MPI ranks") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "out.tmp"));
+}
