@@ -22,6 +22,12 @@ struct WindowStart {
   bool all_ok;       ///< false: some rank failed since the last agreement
 };
 
+/// What every rank learns at a window's end.
+struct WindowEnd {
+  SimTime latest;  ///< the latest clock of any rank
+  bool all_ok;     ///< false: some rank failed since the last agreement
+};
+
 /// The collectives a rank's window loop needs. Every rank calls them in the same order (each is
 /// collective: it returns only once every rank has called it).
 class PartitionExchange {
@@ -33,8 +39,9 @@ class PartitionExchange {
   virtual WindowStart start_window(SimTime earliest, bool ok) = 0;
   /// Whether every rank's `ok` is true.
   virtual bool all_ok(bool ok) = 0;
-  /// The latest of every rank's `clock` (where the run's clock stands once run() returns).
-  virtual SimTime latest(SimTime clock) = 0;
+  /// The latest of every rank's `clock` (where the run's clock stands after a window and once
+  /// run() returns), and whether every rank's `ok` is true.
+  virtual WindowEnd end_window(SimTime clock, bool ok) = 0;
   /// Sends outgoing[r] to rank r (outgoing.size() == ranks(); this rank's own entry is empty)
   /// and returns what every rank sent this one, concatenated in rank order.
   virtual std::vector<std::byte> exchange(std::span<const std::vector<std::byte>> outgoing) = 0;
@@ -54,6 +61,10 @@ class EventShipping {
   /// On the receiving rank: installs `content` (what pack() appended) and returns the payload
   /// that stands for it here. Called in (time, key) order of the incoming events.
   virtual uint32_t unpack(const Event& e, std::span<const std::byte> content) = 0;
+  /// From when what pack() would append for `e` can no longer change (a message whose newer
+  /// copy may still replace it while it waits to be sent). Until then `e` stays in its outbox:
+  /// it must come at least one lookahead after that time, so its rank cannot need it sooner.
+  virtual SimTime content_final_at(const Event&) const { return SimTime{}; }
 };
 
 /// Thrown on the ranks that did not fail when another rank's handler (or shipping hook, or

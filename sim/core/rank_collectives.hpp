@@ -20,6 +20,9 @@ class RankCollectives : public PartitionExchange {
  public:
   /// Every rank's `values` combined elementwise by `op`, on every rank (collective).
   virtual void all_reduce(std::span<int64_t> values, Reduction op) = 0;
+  /// Every rank's `mine` (of the same size on every rank), concatenated in rank order, on every
+  /// rank (collective).
+  virtual std::vector<std::byte> all_gather(std::span<const std::byte> mine) = 0;
   /// Rank 0's `bytes` on every rank (collective).
   virtual void broadcast_from_rank_0(std::vector<std::byte>& bytes) = 0;
   /// Point to point, for pipelines: `bytes` to rank `to`, which receive()s them from this rank.

@@ -1,7 +1,8 @@
 // The window loop of one rank of a run partitioned over processes (docs/partitioned-runs.md,
 // "Slice (c), first part"): this rank's partition runs the events of each window; the events
 // its handlers scheduled for other ranks' nodes wait in those partitions' queues (outboxes) and
-// travel through the PartitionExchange at the next window's start.
+// travel through the PartitionExchange at the next window's start (or later, while their
+// content may still change: EventShipping::content_final_at).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -31,8 +32,9 @@ void Simulator::set_shipping(EventKind kind, EventShipping& hook) {
   shipping_[k] = &hook;
 }
 
-std::vector<std::vector<std::byte>> Simulator::pack_outboxes() {
+std::vector<std::vector<std::byte>> Simulator::pack_outboxes(SimTime window_start) {
   std::vector<std::vector<std::byte>> out(queues_.size());
+  std::vector<Event> held;
   for (uint32_t r = 0; r < queues_.size(); ++r) {
     if (r == current_ || queues_[r].empty()) continue;
     // In (time, key) order, so the hooks release slots in the same order whatever the queue.
@@ -40,18 +42,37 @@ std::vector<std::vector<std::byte>> Simulator::pack_outboxes() {
     queues_[r].clear();
     std::sort(events.begin(), events.end(), runs_before);
     std::vector<std::byte>& bytes = out[r];
+    held.clear();
     for (const Event& e : events) {
       if (stale(e)) continue;
+      const size_t k = static_cast<size_t>(e.kind());
+      EventShipping* hook = k < shipping_.size() ? shipping_[k] : nullptr;
+      // Its content may still change: it waits here, as it may (EventShipping's contract).
+      if (hook && hook->content_final_at(e) > window_start) {
+        DLSIM_CHECK(e.time.ns - lookahead_.ns >= window_start.ns,
+                    "an event for node {} at {} ns held back in a window from {} ns", e.agent.value,
+                    e.time.ns, window_start.ns);
+        held.push_back(e);
+        continue;
+      }
       const size_t at = bytes.size();
       bytes.resize(at + sizeof(WireHeader));
-      const size_t k = static_cast<size_t>(e.kind());
-      if (k < shipping_.size() && shipping_[k]) shipping_[k]->pack(e, bytes);
+      if (hook) hook->pack(e, bytes);
       const WireHeader h{e.time.ns, e.key, e.agent.value, e.payload,
                          bytes.size() - at - sizeof(WireHeader)};
       std::memcpy(bytes.data() + at, &h, sizeof h);
     }
+    for (const Event& e : held) queues_[r].push(e);
   }
   return out;
+}
+
+// The earliest event this rank holds: its own, and those waiting in its outboxes.
+SimTime Simulator::earliest_here() const {
+  SimTime first = SimTime::max();
+  for (const EventQueue& q : queues_)
+    if (!q.empty()) first = std::min(first, q.top().time);
+  return first;
 }
 
 void Simulator::push_incoming(std::span<const std::byte> bytes) {
@@ -88,8 +109,9 @@ void Simulator::push_incoming(std::span<const std::byte> bytes) {
   }
 }
 
-// Each window: ship the outboxes, agree on T (and that every rank is fine), run this rank's
-// events before T + L, then (with a WindowControl) agree again and call window_done(). A throw
+// Each window: agree on T (and that every rank is fine), ship what the outboxes hold whose
+// content is final by T, run this rank's events before T + L, then (with a WindowControl) agree
+// on the latest clock and call window_done(). A throw
 // on this rank is held until the next agreement, this rank still taking part in every
 // collective up to it (sending nothing), so no rank waits forever in one: then every rank
 // throws, this one its own exception, the others OtherRankFailed.
@@ -124,16 +146,17 @@ uint64_t Simulator::run_rank(HandlerRef handler, SimTime until, WindowControl* w
   EventQueue& mine = queues_[current_];
   SimTime first{};
   for (bool ending = false;;) {
-    std::vector<std::vector<std::byte>> out;
-    attempt([&] { out = pack_outboxes(); });
-    if (failure) out.assign(queues_.size(), {});
-    const std::vector<std::byte> in = exchange.exchange(out);
-    attempt([&] { push_incoming(in); });
-    const WindowStart w =
-        exchange.start_window(mine.empty() ? SimTime::max() : mine.top().time, failure == nullptr);
+    // T first (the outboxes' events are pending too), then the events whose content is final
+    // by T travel.
+    const WindowStart w = exchange.start_window(earliest_here(), failure == nullptr);
     if (!w.all_ok) give_up(first);
     first = w.earliest;
     if (ending || stopped_ || first == SimTime::max() || first > until) break;
+    std::vector<std::vector<std::byte>> out;
+    attempt([&] { out = pack_outboxes(first); });
+    if (failure) out.assign(queues_.size(), {});
+    const std::vector<std::byte> in = exchange.exchange(out);
+    attempt([&] { push_incoming(in); });
     const SimTime end =
         first.ns > SimTime::max().ns - lookahead_.ns ? SimTime::max() : first + lookahead_;
     attempt([&] {
@@ -149,13 +172,15 @@ uint64_t Simulator::run_rank(HandlerRef handler, SimTime until, WindowControl* w
     handling_ = kNoNode;
     context = CheckContext{};
     if (windows) {  // no rank's driver looks at a window in which one rank failed
-      if (!exchange.all_ok(failure == nullptr)) give_up(first);
+      const WindowEnd w = exchange.end_window(clocks_[current_], failure == nullptr);
+      if (!w.all_ok) give_up(first);
+      now_ = w.latest;  // as in one process, window_done() sees the latest event any rank ran
       attempt([&] { ending = !windows->window_done(); });
     }
   }
   // As in one queue, the clock stands at the latest event any rank ran: the next sync round
   // starts there on every rank. No event can arrive before it: it was run at most L after T.
-  clocks_[current_] = exchange.latest(clocks_[current_]);
+  clocks_[current_] = exchange.end_window(clocks_[current_], true).latest;
   context = CheckContext{};
   return events_processed_ - start;
 }

@@ -256,7 +256,8 @@ class Simulator {
     }
   };
   uint64_t run_rank(HandlerRef handler, SimTime until, WindowControl* windows);
-  std::vector<std::vector<std::byte>> pack_outboxes();
+  std::vector<std::vector<std::byte>> pack_outboxes(SimTime window_start);
+  SimTime earliest_here() const;
   void push_incoming(std::span<const std::byte> bytes);
 
   static bool after(const Event& e, const EventBound& bound) { return bound < EventBound::of(e); }

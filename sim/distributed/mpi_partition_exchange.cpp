@@ -52,10 +52,12 @@ bool MpiPartitionExchange::all_ok(bool ok) {
   return every == 1;
 }
 
-SimTime MpiPartitionExchange::latest(SimTime clock) {
-  int64_t last = 0;
-  MPI_Allreduce(&clock.ns, &last, 1, MPI_INT64_T, MPI_MAX, comm_);
-  return SimTime{last};
+WindowEnd MpiPartitionExchange::end_window(SimTime clock, bool ok) {
+  // One all-reduce for both: the latest clock, and the maximum of "failed" (any rank's 1 wins).
+  const int64_t mine[2] = {clock.ns, ok ? 0 : 1};
+  int64_t all[2] = {0, 0};
+  MPI_Allreduce(mine, all, 2, MPI_INT64_T, MPI_MAX, comm_);
+  return WindowEnd{SimTime{all[0]}, all[1] == 0};
 }
 
 std::vector<std::byte> MpiPartitionExchange::exchange(
@@ -103,6 +105,14 @@ void MpiPartitionExchange::all_reduce(std::span<int64_t> values, Reduction op) {
   const MPI_Op mpi_op = op == Reduction::kMin ? MPI_MIN : op == Reduction::kMax ? MPI_MAX : MPI_SUM;
   MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT64_T, mpi_op,
                 comm_);
+}
+
+std::vector<std::byte> MpiPartitionExchange::all_gather(std::span<const std::byte> mine) {
+  DLSIM_CHECK(mine.size() <= INT_MAX / ranks_, "{} bytes to gather from every rank", mine.size());
+  std::vector<std::byte> all(mine.size() * ranks_);
+  MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_BYTE, all.data(),
+                static_cast<int>(mine.size()), MPI_BYTE, comm_);
+  return all;
 }
 
 void MpiPartitionExchange::broadcast_from_rank_0(std::vector<std::byte>& bytes) {

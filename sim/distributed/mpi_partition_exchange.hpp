@@ -27,10 +27,11 @@ class MpiPartitionExchange final : public RankCollectives {
   uint32_t ranks() const override { return ranks_; }
   WindowStart start_window(SimTime earliest, bool ok) override;
   bool all_ok(bool ok) override;
-  SimTime latest(SimTime clock) override;
+  WindowEnd end_window(SimTime clock, bool ok) override;
   std::vector<std::byte> exchange(std::span<const std::vector<std::byte>> outgoing) override;
   std::vector<std::vector<std::byte>> gather_to_rank_0(std::span<const std::byte> mine) override;
   void all_reduce(std::span<int64_t> values, Reduction op) override;
+  std::vector<std::byte> all_gather(std::span<const std::byte> mine) override;
   void broadcast_from_rank_0(std::vector<std::byte>& bytes) override;
   void send(uint32_t to, std::span<const std::byte> bytes) override;
   std::vector<std::byte> receive(uint32_t from) override;

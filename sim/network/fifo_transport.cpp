@@ -77,6 +77,10 @@ class FifoTransport final : public Transport {
 
   SimTime blocked_until(uint32_t node) const override { return buffers_.blocked_until(node); }
   bool link_down(uint32_t link) const override { return failures_.down(link); }
+  SimTime leaves_buffer_at(uint32_t slot) const override {
+    const NetMessage& m = messages_[slot].message;
+    return buffers_.leaves_at(m.from.value, m.to.value, slot);
+  }
 
   void archive(StateArchive& ar) override {
     buffers_.archive(ar);

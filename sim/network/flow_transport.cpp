@@ -77,6 +77,12 @@ class FlowTransport final : public Transport {
     return buffers_.blocked(node) ? SimTime::max() : SimTime{};
   }
   bool link_down(uint32_t link) const override { return failures_.down(link); }
+  // A held copy may be replaced until its flow ends, which is not known in advance; max-min
+  // sharing is refused over ranks (sim/run/virtual_ranks.cpp), the one caller's case.
+  SimTime leaves_buffer_at(uint32_t slot) const override {
+    DLSIM_CHECK(false, "slot {}: max-min sharing over MPI ranks", slot);
+    return SimTime::max();
+  }
 
   void archive(StateArchive& ar) override {
     failures_.archive(ar);

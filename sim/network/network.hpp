@@ -172,6 +172,10 @@ class Network {
   HandedOverMessage hand_over(uint32_t slot);
   /// Installs a message another rank handed over; returns its slot here.
   uint32_t take_over(const HandedOverMessage& m);
+  /// When the content of the message in `slot` is final: when it leaves its send buffer for the
+  /// wire (network.when_full "coalesce" may replace a waiting copy by a newer one), SimTime{}
+  /// when it is on its way. Its next event comes at least a link's latency after that.
+  SimTime content_final_at(uint32_t slot) const { return transport_->leaves_buffer_at(slot); }
 
   const topo::Graph& graph() const { return graph_; }
   /// The physical neighbours of `node`, ascending, passed to f(uint32_t).

@@ -57,6 +57,13 @@ class BufferPairs {
     if (it == list.end() || it->to != to) it = list.insert(it, Pair{to, {}});
     return it->entries;
   }
+  /// from -> to's list, or null when from has none.
+  const std::vector<Entry>* find_list(uint32_t from, uint32_t to) const {
+    const std::vector<Pair>& list = pairs_[from];
+    const auto it = std::lower_bound(list.begin(), list.end(), to,
+                                     [](const Pair& p, uint32_t v) { return p.to < v; });
+    return it == list.end() || it->to != to ? nullptr : &it->entries;
+  }
   /// Forgets from -> to's list when it is empty (it must exist).
   void forget_if_empty(uint32_t from, uint32_t to) {
     std::vector<Pair>& list = pairs_[from];
@@ -117,6 +124,15 @@ class SendBuffers {
   /// sender, not summed over the network: what each node holds depends only on its own
   /// messages, so it is the same however a run is partitioned.
   uint64_t queued_bytes(uint32_t from) const { return queued_bytes_[from]; }
+  /// When the message in `slot` (from -> to) leaves its buffer for the wire: until then an offer
+  /// may coalesce a newer copy into it. SimTime{} when it never waited (or its buffer forgot it).
+  SimTime leaves_at(uint32_t from, uint32_t to, uint32_t slot) const {
+    SimTime latest{};
+    if (const std::vector<Waiting>* waiting = pairs_.find_list(from, to))
+      for (const Waiting& w : *waiting)
+        if (w.slot == slot) latest = max(latest, w.start);  // a reused slot's old entry is earlier
+    return latest;
+  }
   /// The (from, destination) buffers `from` keeps now: those that may hold waiting messages.
   size_t buffers_kept(uint32_t from) const { return pairs_.kept(from); }
 

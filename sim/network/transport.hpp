@@ -43,6 +43,9 @@ class Transport {
   virtual SimTime blocked_until(uint32_t node) const = 0;
   /// Whether `link` is down now (the last time the transport looked).
   virtual bool link_down(uint32_t link) const = 0;
+  /// When the message in `slot` leaves its send buffer for the wire (SimTime{}: it is on its
+  /// way): until then a newer copy may replace its content (Network::content_final_at).
+  virtual SimTime leaves_buffer_at(uint32_t slot) const = 0;
   /// The send buffers, flows and failure state, for checkpoints.
   virtual void archive(StateArchive& ar) = 0;
 };

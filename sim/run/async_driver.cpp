@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -48,8 +49,12 @@ class AsyncRun final : private WindowControl {
         pending_(agents_.size(), 0),
         computing_(agents_.size(), 0),
         at_minimum_(agents_.size()),
-        partitioned_(swarm.sim().partitions() > 1) {
+        partitioned_(swarm.sim().partitions() > 1),
+        ranks_(config.ranks) {
     if (partitioned_) pending_step_.assign(agents_.size(), EventBound{});
+    if (ranks_)  // this rank counts its own agents
+      at_minimum_ = static_cast<size_t>(
+          std::count_if(agents_.begin(), agents_.end(), [&](const Agent& a) { return here(a); }));
   }
 
   RunOutcome run() {
@@ -59,8 +64,10 @@ class AsyncRun final : private WindowControl {
       archive(ar);
       config_.resume->finish();
     } else {
-      for (const Agent& a : agents_) schedule_step(a.id, SimTime{});
+      for (const Agent& a : agents_)
+        if (here(a)) schedule_step(a.id, SimTime{});
     }
+    if (ranks_) horizon_ = agree_on_horizon();
     const auto loop_start = Clock::now();
     swarm_.sim().run(
         [&](const Event& e) {
@@ -194,14 +201,26 @@ class AsyncRun final : private WindowControl {
     return true;
   }
 
+  bool here(const Agent& a) const { return swarm_.sim().runs_here(a.id); }
+
+  // The agents at the minimum iteration, on every rank (collective over ranks).
+  int64_t at_minimum_everywhere() {
+    int64_t n = static_cast<int64_t>(at_minimum_);
+    if (ranks_) ranks_->all_reduce(std::span(&n, 1), Reduction::kSum);
+    return n;
+  }
+
   // Once the slowest agent has finished an iteration: the observer, checkpoints, the end of the
-  // run. False when the run must stop.
+  // run. False when the run must stop. Over ranks, every rank calls it together.
   bool advance_completed() {
-    while (at_minimum_ == 0 && completed_ < config_.iterations) {
-      // The slowest agent finished iteration completed_: count who is at the new minimum.
+    while (at_minimum_everywhere() == 0 && completed_ < config_.iterations) {
+      // The slowest agent finished iteration completed_: count who is at the new minimum (over
+      // ranks, of this rank's agents).
       outcome_.iterations_done = ++completed_;
-      at_minimum_ = static_cast<size_t>(std::count_if(
-          agents_.begin(), agents_.end(), [&](const Agent& b) { return b.iteration == completed_; }));
+      at_minimum_ =
+          static_cast<size_t>(std::count_if(agents_.begin(), agents_.end(), [&](const Agent& b) {
+            return b.iteration == completed_ && here(b);
+          }));
       horizon_stale_ = true;
       bool go_on = true;
       timed(config_.timings, nullptr, &outside_events_s_,
@@ -241,23 +260,113 @@ class AsyncRun final : private WindowControl {
   }
 
   // The latest pending step of the agents at the minimum iteration: the step after which the
-  // slowest agent has finished comes no sooner (header comment).
+  // slowest agent has finished comes no sooner (header comment). Over ranks, agreed on in
+  // window_done() (this function is no collective: run() may skip it on a failed rank).
   EventBound horizon() override {
-    if (!horizon_stale_) return horizon_;
+    if (ranks_) return horizon_;
+    if (horizon_stale_) horizon_ = latest_lagging_step();
     horizon_stale_ = false;
-    horizon_ = EventBound{SimTime{}, 0};
-    bool any = false;
-    for (const Agent& a : agents_) {
-      if (a.iteration != completed_) continue;
-      const EventBound& b = pending_step_[a.id.value];
-      if (!any || horizon_ < b) horizon_ = b;
-      any = true;
-    }
-    if (!any) horizon_ = EventBound{};
     return horizon_;
   }
 
+  // Of this process's agents at the minimum iteration, the latest pending step (EventBound{},
+  // the end of time, when none is).
+  EventBound latest_lagging_step() const {
+    EventBound latest{SimTime{}, 0};
+    bool any = false;
+    for (const Agent& a : agents_) {
+      if (a.iteration != completed_ || !here(a)) continue;
+      const EventBound& b = pending_step_[a.id.value];
+      if (!any || latest < b) latest = b;
+      any = true;
+    }
+    return any ? latest : EventBound{};
+  }
+
+  // What each rank tells the others after a window (over ranks; all_gather'd as bytes).
+  struct RankReport {
+    EventBound lagging_step;  // latest_lagging_step() of the rank's agents
+    EventBound diverged_at;   // its earliest non-finite loss (EventBound{}: none)
+    int64_t diverged_agent = -1;
+    int64_t diverged_iteration = -1;
+    int64_t at_minimum = 0;
+    int64_t has_lagging = 0;  // 1: lagging_step is an agent's
+    int64_t deferred = 0;     // 1: the horizon's step ran here
+  };
+
+  std::vector<RankReport> reports_of_ranks() {
+    if (horizon_stale_) {
+      local_horizon_ = latest_lagging_step();
+      horizon_stale_ = false;
+    }
+    RankReport mine;
+    mine.lagging_step = local_horizon_;
+    mine.has_lagging = local_horizon_ < EventBound{} ? 1 : 0;
+    if (outcome_.status == RunStatus::kDiverged) {
+      mine.diverged_at = diverged_at_;
+      mine.diverged_agent = outcome_.diverged_agent;
+      mine.diverged_iteration = outcome_.diverged_iteration;
+    }
+    mine.at_minimum = static_cast<int64_t>(at_minimum_);
+    mine.deferred = deferred_ ? 1 : 0;
+    const std::vector<std::byte> bytes = ranks_->all_gather(std::as_bytes(std::span(&mine, 1)));
+    std::vector<RankReport> all(bytes.size() / sizeof(RankReport));
+    std::memcpy(all.data(), bytes.data(), all.size() * sizeof(RankReport));
+    return all;
+  }
+
+  static EventBound latest_of(const std::vector<RankReport>& reports) {
+    EventBound latest{SimTime{}, 0};
+    bool any = false;
+    for (const RankReport& r : reports)
+      if (r.has_lagging && (!any || latest < r.lagging_step)) {
+        latest = r.lagging_step;
+        any = true;
+      }
+    return any ? latest : EventBound{};
+  }
+
+  EventBound agree_on_horizon() { return latest_of(reports_of_ranks()); }
+
+  // window_done() over ranks: one all_gather of every rank's report, and when the horizon's step
+  // ran somewhere (about once per iteration) the observer's collectives and one more.
+  bool window_done_over_ranks() {
+    const std::vector<RankReport> reports = reports_of_ranks();
+    const RankReport* diverged = nullptr;  // the earliest non-finite loss of any rank
+    int64_t at_minimum = 0, deferred = 0;
+    for (const RankReport& r : reports) {
+      if (r.diverged_agent >= 0 && (!diverged || r.diverged_at < diverged->diverged_at))
+        diverged = &r;
+      at_minimum += r.at_minimum;
+      deferred += r.deferred;
+    }
+    if (diverged) {
+      outcome_.status = RunStatus::kDiverged;
+      outcome_.iterations_done = completed_;
+      outcome_.diverged_agent = diverged->diverged_agent;
+      outcome_.diverged_iteration = diverged->diverged_iteration;
+      return false;
+    }
+    if (deferred == 0) {
+      DLSIM_CHECK(at_minimum != 0, "the slowest agent finished away from the horizon");
+      horizon_ = latest_of(reports);
+      return true;
+    }
+    if (!advance_completed()) return false;
+    if (deferred_) {
+      const Event e = *deferred_;
+      deferred_.reset();
+      Agent& a = agents_[e.agent.value];
+      swarm_.sim().continue_handling(e, [&] {
+        if (a.iteration < config_.iterations) begin_iteration(a);
+      });
+    }
+    horizon_ = agree_on_horizon();
+    return true;
+  }
+
   bool window_done() override {
+    if (ranks_) return window_done_over_ranks();
     if (outcome_.status == RunStatus::kDiverged) return false;
     if (!deferred_) {
       DLSIM_CHECK(at_minimum_ != 0, "the slowest agent finished away from the horizon");
@@ -292,6 +401,9 @@ class AsyncRun final : private WindowControl {
   EventBound horizon_;                    // the windows' bound, while !horizon_stale_
   bool horizon_stale_ = true;
   std::optional<Event> deferred_;  // the horizon's step, its handling not finished
+  // Over MPI ranks only: this rank's part of the horizon, and the collectives.
+  EventBound local_horizon_;
+  RankCollectives* const ranks_;
   EventBound diverged_at_;         // the earliest non-finite loss found
   EventBound handling_at_;         // the step event being handled
   double outside_events_s_ = 0;  // wall time of the loop spent outside the event handling

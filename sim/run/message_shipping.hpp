@@ -2,7 +2,9 @@
 // arrival at the far end of a link, or its delivery) belongs to a node of another rank travels
 // there whole: the network's record of it (Network::hand_over) and its content, the parameter
 // snapshot and the algorithm's payload, written as a checkpoint writes a message in flight. The
-// sending rank frees both; the receiving rank installs them in slots of its own.
+// sending rank frees both; the receiving rank installs them in slots of its own. A message still
+// waiting in its send buffer, which a newer copy may replace (network.when_full "coalesce"),
+// leaves only once it is on the wire.
 #pragma once
 
 #include "sim/core/partition_exchange.hpp"
@@ -19,6 +21,9 @@ class MessageShipping final : public EventShipping {
 
   void pack(const Event& e, std::vector<std::byte>& out) override;
   uint32_t unpack(const Event& e, std::span<const std::byte> content) override;
+  SimTime content_final_at(const Event& e) const override {
+    return swarm_.network().content_final_at(e.payload);
+  }
 
  private:
   Swarm& swarm_;

@@ -146,8 +146,13 @@ void check_final_parameters(const World& world, RunOutcome& outcome, RankCollect
   if (ranks) ranks->all_reduce(std::span(&first, 1), Reduction::kMin);
   if (first == INT64_MAX) return;
   const Agent& a = world.agents[static_cast<size_t>(first)];
+  int64_t iteration = a.iteration;  // its own rank's count (async: the others' is stale)
+  if (ranks) {
+    if (!world.sim.runs_here(a.id)) iteration = INT64_MIN;
+    ranks->all_reduce(std::span(&iteration, 1), Reduction::kMax);
+  }
   outcome.status = RunStatus::kDiverged;
-  outcome.diverged_iteration = a.iteration - 1;  // the update of the agent's last iteration
+  outcome.diverged_iteration = iteration - 1;  // the update of the agent's last iteration
   outcome.diverged_agent = first;
   outcome.diverged_in = DivergedIn::kParameters;
 }
@@ -167,6 +172,7 @@ std::vector<std::string> tensor_names(const World& world) {
 struct FinalCounts {
   uint64_t fingerprint = 0;
   uint64_t events = 0;
+  int64_t iterations = 0;  // every agent's own iteration count, summed (async: some are ahead)
 };
 
 FinalCounts final_counts(const World& world, RankCollectives* ranks) {
@@ -176,15 +182,20 @@ FinalCounts final_counts(const World& world, RankCollectives* ranks) {
   auto add = [](Fingerprint& f, const ParamVector& x) {
     f.add_bytes(std::as_bytes(std::span(x.data(), static_cast<size_t>(x.size()))));
   };
+  int64_t iterations = 0;
   for (const Agent& a : world.agents)
-    if (world.sim.runs_here(a.id)) add(nodes[a.id.value], a.x);
+    if (world.sim.runs_here(a.id)) {
+      add(nodes[a.id.value], a.x);
+      iterations += a.iteration;
+    }
   if (ranks) {
+    ranks->all_reduce(std::span(&iterations, 1), Reduction::kSum);
     const RankTotals totals = totals_over_ranks(nodes, world.sim.events_processed(), *ranks);
-    return {totals.fingerprint.value(), totals.events_handled};  // rank 0's are the run's
+    return {totals.fingerprint.value(), totals.events_handled, iterations};  // rank 0's count
   }
   Fingerprint f = combine_in_node_order(nodes);
   if (const ParamVector* center = center_model_of(*world.algorithm)) add(f, *center);
-  return {f.value(), world.sim.events_processed()};
+  return {f.value(), world.sim.events_processed(), iterations};
 }
 
 RunFacts facts_of(const World& world, const RunOutcome& outcome, const RunTimes& times,
@@ -199,7 +210,7 @@ RunFacts facts_of(const World& world, const RunOutcome& outcome, const RunTimes&
   f.parameters = world.parameter_count();
   f.iterations_done = outcome.iterations_done;
   // Decisions taken: each agent's own iteration count (in async mode some are ahead).
-  for (const Agent& a : world.agents) f.decisions += static_cast<double>(a.iteration);
+  f.decisions = static_cast<double>(counts.iterations);
   f.decisions -= static_cast<double>(comm.rounds_sat_out());  // churn: rounds without a step
   if (outcome.status == RunStatus::kDiverged)
     f.diverged = Divergence{outcome.diverged_iteration, outcome.diverged_agent,

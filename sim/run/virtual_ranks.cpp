@@ -23,10 +23,6 @@ void refuse_what_needs_one_view(const World& world, uint32_t ranks, PartitionsRu
                                  where == PartitionsRun::kOverRanks ? "MPI " : ""));
   };
   if (where == PartitionsRun::kOverRanks && ranks > 1) {
-    if (spec.time.mode == TimeMode::kAsync)
-      refuse("/time/mode",
-             "\"async\" cannot run over MPI ranks yet (its drivers' agreements are not "
-             "distributed); `dlsim run --virtual-ranks R` runs it as R partitions in one process");
     if (spec.churn && spec.churn->rejoin == Rejoin::kPull)
       refuse("/churn/rejoin",
              "\"pull\" cannot run over MPI ranks yet: a returning agent's model comes from a "

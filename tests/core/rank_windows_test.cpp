@@ -55,13 +55,17 @@ class ThreadExchange final : public PartitionExchange {
     return w;
   }
   bool all_ok(bool ok) override { return start_window(SimTime::max(), ok).all_ok; }
-  SimTime latest(SimTime clock) override {
+  WindowEnd end_window(SimTime clock, bool ok) override {
     b_.times[rank_] = clock;
+    b_.oks[rank_] = ok;
     b_.sync.arrive_and_wait();
-    SimTime last{};
-    for (uint32_t r = 0; r < b_.ranks; ++r) last = std::max(last, b_.times[r]);
+    WindowEnd w{SimTime{}, true};
+    for (uint32_t r = 0; r < b_.ranks; ++r) {
+      w.latest = std::max(w.latest, b_.times[r]);
+      w.all_ok = w.all_ok && b_.oks[r];
+    }
     b_.sync.arrive_and_wait();
-    return last;
+    return w;
   }
   std::vector<std::byte> exchange(std::span<const std::vector<std::byte>> outgoing) override {
     b_.boxes[rank_].assign(outgoing.begin(), outgoing.end());
@@ -175,7 +179,7 @@ TEST_CASE("over ranks, events for another rank's node are refused outside a hand
     uint32_t ranks() const override { return 2; }
     WindowStart start_window(SimTime t, bool ok) override { return inner.start_window(t, ok); }
     bool all_ok(bool ok) override { return inner.all_ok(ok); }
-    SimTime latest(SimTime t) override { return inner.latest(t); }
+    WindowEnd end_window(SimTime t, bool ok) override { return inner.end_window(t, ok); }
     std::vector<std::byte> exchange(std::span<const std::vector<std::byte>> o) override {
       return inner.exchange(o.first(1));
     }
