@@ -58,7 +58,8 @@ Snapshot AgentArchive::load_snapshot() {
   if (id <= table_.size()) return table_[id - 1];
   uint64_t size = 0;
   value(size);
-  auto x = std::make_shared<ParamVector>(static_cast<Eigen::Index>(size));
+  auto x = pool_ ? pool_->take(static_cast<Eigen::Index>(size))
+                 : std::make_shared<ParamVector>(static_cast<Eigen::Index>(size));
   params(*x);
   table_.push_back(std::move(x));
   return table_.back();

@@ -9,6 +9,7 @@
 
 #include "sim/agents/agent.hpp"
 #include "sim/agents/message.hpp"
+#include "sim/agents/snapshot_pool.hpp"
 #include "sim/core/state_archive.hpp"
 
 namespace dlsim {
@@ -37,6 +38,9 @@ class AgentArchive : public StateArchive {
   }
   /// A list whose length this run knows (one per neighbour); loading fails when it differs.
   void fixed_list(std::span<Snapshot> list);
+  /// Loading: snapshots go into buffers of `pool` (which outlives the archive) rather than new
+  /// allocations, for an archive read again and again (messages from another rank).
+  void take_snapshots_from(SnapshotPool& pool) { pool_ = &pool; }
 
  private:
   void save_snapshot(const Snapshot& s);
@@ -52,6 +56,7 @@ class AgentArchive : public StateArchive {
   // Loading: the buffers by number, from 1.
   std::vector<Snapshot> table_;
   std::vector<Delta> deltas_;
+  SnapshotPool* pool_ = nullptr;
 };
 
 /// An agent's own state: x, its loss and iteration, its streams and its learner's state. Not g:

@@ -42,9 +42,12 @@ class PartitionExchange {
   /// The latest of every rank's `clock` (where the run's clock stands after a window and once
   /// run() returns), and whether every rank's `ok` is true.
   virtual WindowEnd end_window(SimTime clock, bool ok) = 0;
-  /// Sends outgoing[r] to rank r (outgoing.size() == ranks(); this rank's own entry is empty)
-  /// and returns what every rank sent this one, concatenated in rank order.
-  virtual std::vector<std::byte> exchange(std::span<const std::vector<std::byte>> outgoing) = 0;
+  /// Sends rank r its part of `outgoing`, the parts in rank order, counts[r] bytes each
+  /// (counts.size() == ranks(); this rank's own count is 0), and returns what every rank sent
+  /// this one, concatenated in rank order: valid until the next exchange (the buffers are reused:
+  /// a window's messages may weigh megabytes, and fresh pages would have to be faulted in).
+  virtual std::span<const std::byte> exchange(std::span<const std::byte> outgoing,
+                                              std::span<const size_t> counts) = 0;
   /// On rank 0: every rank's `mine`, by rank. On the others: empty.
   virtual std::vector<std::vector<std::byte>> gather_to_rank_0(std::span<const std::byte> mine) = 0;
 };

@@ -32,8 +32,10 @@ void Simulator::set_shipping(EventKind kind, EventShipping& hook) {
   shipping_[k] = &hook;
 }
 
-std::vector<std::vector<std::byte>> Simulator::pack_outboxes(SimTime window_start) {
-  std::vector<std::vector<std::byte>> out(queues_.size());
+void Simulator::pack_outboxes(SimTime window_start) {
+  std::vector<std::byte>& bytes = outgoing_;  // reused: its pages stay mapped
+  bytes.clear();
+  outgoing_counts_.assign(queues_.size(), 0);
   std::vector<Event> held;
   for (uint32_t r = 0; r < queues_.size(); ++r) {
     if (r == current_ || queues_[r].empty()) continue;
@@ -41,7 +43,7 @@ std::vector<std::vector<std::byte>> Simulator::pack_outboxes(SimTime window_star
     std::vector<Event> events = queues_[r].pending();
     queues_[r].clear();
     std::sort(events.begin(), events.end(), runs_before);
-    std::vector<std::byte>& bytes = out[r];
+    const size_t before = bytes.size();
     held.clear();
     for (const Event& e : events) {
       if (stale(e)) continue;
@@ -63,8 +65,8 @@ std::vector<std::vector<std::byte>> Simulator::pack_outboxes(SimTime window_star
       std::memcpy(bytes.data() + at, &h, sizeof h);
     }
     for (const Event& e : held) queues_[r].push(e);
+    outgoing_counts_[r] = bytes.size() - before;
   }
-  return out;
 }
 
 // The earliest event this rank holds: its own, and those waiting in its outboxes.
@@ -152,10 +154,12 @@ uint64_t Simulator::run_rank(HandlerRef handler, SimTime until, WindowControl* w
     if (!w.all_ok) give_up(first);
     first = w.earliest;
     if (ending || stopped_ || first == SimTime::max() || first > until) break;
-    std::vector<std::vector<std::byte>> out;
-    attempt([&] { out = pack_outboxes(first); });
-    if (failure) out.assign(queues_.size(), {});
-    const std::vector<std::byte> in = exchange.exchange(out);
+    attempt([&] { pack_outboxes(first); });
+    if (failure) {  // this rank sends nothing until the next agreement
+      outgoing_.clear();
+      outgoing_counts_.assign(queues_.size(), 0);
+    }
+    const std::span<const std::byte> in = exchange.exchange(outgoing_, outgoing_counts_);
     attempt([&] { push_incoming(in); });
     const SimTime end =
         first.ns > SimTime::max().ns - lookahead_.ns ? SimTime::max() : first + lookahead_;

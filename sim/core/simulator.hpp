@@ -256,7 +256,9 @@ class Simulator {
     }
   };
   uint64_t run_rank(HandlerRef handler, SimTime until, WindowControl* windows);
-  std::vector<std::vector<std::byte>> pack_outboxes(SimTime window_start);
+  // Packs the outboxes' events whose content is final by `window_start` into outgoing_, each
+  // rank's part in rank order, outgoing_counts_ bytes each.
+  void pack_outboxes(SimTime window_start);
   SimTime earliest_here() const;
   void push_incoming(std::span<const std::byte> bytes);
 
@@ -291,6 +293,8 @@ class Simulator {
   SimTime lookahead_;
   PartitionExchange* exchange_ = nullptr;  // over ranks only; then current_ is this rank
   std::vector<EventShipping*> shipping_;   // by kind; null: the payload travels as it is
+  std::vector<std::byte> outgoing_;        // a window's packed outboxes (rank_windows.cpp)
+  std::vector<size_t> outgoing_counts_;
   EventFingerprints fingerprints_;
   uint64_t stale_kinds_ = 0;  // bit k: events of kind k go through the filter
   StaleFilter stale_filter_ = nullptr;

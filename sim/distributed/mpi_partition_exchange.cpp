@@ -60,24 +60,25 @@ WindowEnd MpiPartitionExchange::end_window(SimTime clock, bool ok) {
   return WindowEnd{SimTime{all[0]}, all[1] == 0};
 }
 
-std::vector<std::byte> MpiPartitionExchange::exchange(
-    std::span<const std::vector<std::byte>> outgoing) {
-  DLSIM_CHECK(outgoing.size() == ranks_, "{} outboxes for {} ranks", outgoing.size(), ranks_);
+std::span<const std::byte> MpiPartitionExchange::exchange(std::span<const std::byte> outgoing,
+                                                          std::span<const size_t> counts) {
+  DLSIM_CHECK(counts.size() == ranks_, "{} outboxes for {} ranks", counts.size(), ranks_);
   std::vector<int> send_counts(ranks_), receive_counts(ranks_);
-  std::vector<std::byte> send;
+  size_t total = 0;
   for (uint32_t r = 0; r < ranks_; ++r) {
-    DLSIM_CHECK(outgoing[r].size() <= INT_MAX, "{} bytes for rank {}", outgoing[r].size(), r);
-    send_counts[r] = static_cast<int>(outgoing[r].size());
-    send.insert(send.end(), outgoing[r].begin(), outgoing[r].end());
+    DLSIM_CHECK(counts[r] <= INT_MAX, "{} bytes for rank {}", counts[r], r);
+    send_counts[r] = static_cast<int>(counts[r]);
+    total += counts[r];
   }
+  DLSIM_CHECK(total == outgoing.size(), "{} bytes counted, {} given", total, outgoing.size());
   MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm_);
   const std::vector<int> send_offsets = offsets_of(send_counts);
   const std::vector<int> receive_offsets = offsets_of(receive_counts);
-  std::vector<std::byte> received(static_cast<size_t>(receive_offsets.back()) +
-                                  static_cast<size_t>(receive_counts.back()));
-  MPI_Alltoallv(send.data(), send_counts.data(), send_offsets.data(), MPI_BYTE, received.data(),
-                receive_counts.data(), receive_offsets.data(), MPI_BYTE, comm_);
-  return received;
+  received_.resize(static_cast<size_t>(receive_offsets.back()) +
+                   static_cast<size_t>(receive_counts.back()));
+  MPI_Alltoallv(outgoing.data(), send_counts.data(), send_offsets.data(), MPI_BYTE,
+                received_.data(), receive_counts.data(), receive_offsets.data(), MPI_BYTE, comm_);
+  return received_;
 }
 
 std::vector<std::vector<std::byte>> MpiPartitionExchange::gather_to_rank_0(

@@ -22,6 +22,7 @@ void MessageShipping::pack(const Event& e, std::vector<std::byte>& out) {
 uint32_t MessageShipping::unpack(const Event& e, std::span<const std::byte> content) {
   StateReader reader(content, fmt::format("a message for node {}", e.agent.value));
   AgentArchive ar(reader);
+  ar.take_snapshots_from(received_);
   HandedOverMessage where;
   Message m;
   ar.value(where);

@@ -7,6 +7,7 @@
 // leaves only once it is on the wire.
 #pragma once
 
+#include "sim/agents/snapshot_pool.hpp"
 #include "sim/core/partition_exchange.hpp"
 #include "sim/network/network.hpp"
 #include "sim/run/swarm.hpp"
@@ -27,6 +28,10 @@ class MessageShipping final : public EventShipping {
 
  private:
   Swarm& swarm_;
+  // The snapshots of messages from other ranks: model-sized buffers reused once their messages
+  // and copies are gone (a fresh allocation faults in hundreds of pages). Taken from on the
+  // window loop's thread only, while no update runs.
+  SnapshotPool received_;
 };
 
 }  // namespace dlsim

@@ -67,14 +67,18 @@ class ThreadExchange final : public PartitionExchange {
     b_.sync.arrive_and_wait();
     return w;
   }
-  std::vector<std::byte> exchange(std::span<const std::vector<std::byte>> outgoing) override {
-    b_.boxes[rank_].assign(outgoing.begin(), outgoing.end());
+  std::span<const std::byte> exchange(std::span<const std::byte> outgoing,
+                                      std::span<const size_t> counts) override {
+    std::vector<std::vector<std::byte>>& boxes = b_.boxes[rank_];
+    boxes.assign(b_.ranks, {});
+    for (uint32_t r = 0, at = 0; r < b_.ranks; at += static_cast<uint32_t>(counts[r]), ++r)
+      boxes[r].assign(outgoing.begin() + at, outgoing.begin() + at + counts[r]);
     b_.sync.arrive_and_wait();
-    std::vector<std::byte> in;
+    in_.clear();
     for (uint32_t r = 0; r < b_.ranks; ++r)
-      in.insert(in.end(), b_.boxes[r][rank_].begin(), b_.boxes[r][rank_].end());
+      in_.insert(in_.end(), b_.boxes[r][rank_].begin(), b_.boxes[r][rank_].end());
     b_.sync.arrive_and_wait();
-    return in;
+    return in_;
   }
   std::vector<std::vector<std::byte>> gather_to_rank_0(std::span<const std::byte> mine) override {
     b_.mine[rank_].assign(mine.begin(), mine.end());
@@ -88,6 +92,7 @@ class ThreadExchange final : public PartitionExchange {
  private:
   SharedBoard& b_;
   uint32_t rank_;
+  std::vector<std::byte> in_;  // exchange()'s
 };
 
 using NodeLogs = std::map<uint32_t, std::vector<std::tuple<int64_t, uint32_t, uint32_t>>>;
@@ -180,8 +185,9 @@ TEST_CASE("over ranks, events for another rank's node are refused outside a hand
     WindowStart start_window(SimTime t, bool ok) override { return inner.start_window(t, ok); }
     bool all_ok(bool ok) override { return inner.all_ok(ok); }
     WindowEnd end_window(SimTime t, bool ok) override { return inner.end_window(t, ok); }
-    std::vector<std::byte> exchange(std::span<const std::vector<std::byte>> o) override {
-      return inner.exchange(o.first(1));
+    std::span<const std::byte> exchange(std::span<const std::byte> o,
+                                        std::span<const size_t> counts) override {
+      return inner.exchange(o.first(counts[0]), counts.first(1));
     }
     std::vector<std::vector<std::byte>> gather_to_rank_0(std::span<const std::byte> m) override {
       return inner.gather_to_rank_0(m);
