@@ -69,7 +69,7 @@ void print_result(const nlohmann::json& s, std::ostream& out) {
 fs::path resumed_run(const RunCommandOptions& o) {
   const fs::path staged = fs::path(o.resume).lexically_normal();
   const std::string name = staged.has_filename() ? staged.string() : staged.parent_path().string();
-  if (!name.ends_with(".tmp") || !fs::exists(fs::path(name) / kCheckpointName))
+  if (!name.ends_with(".tmp") || checkpoint_ranks(name) == 0)
     throw InputError(fmt::format("--resume: {}: not the folder of an interrupted run (OUT.tmp, "
                                  "holding {})",
                                  o.resume, kCheckpointName));
@@ -115,6 +115,12 @@ void run_run(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
     run_here(o, out, err, &joined->collectives());
   } catch (const RunDiverged&) {
     throw;  // every rank learnt it together: each exits 3
+  } catch (const OtherRankFailed&) {
+    // The rank that failed says why and ends the job with its exit code: wait for it.
+    std::this_thread::sleep_for(std::chrono::seconds(10));
+    const int code = report_failure(std::current_exception(), err);
+    err.flush();
+    joined->abort(code);
   } catch (...) {
     // The others may wait for this rank in a collective: the job ends here, with this exit code.
     // A failure that every rank meets (bad input) is said once, by rank 0, whose abort ends the

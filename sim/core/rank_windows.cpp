@@ -113,10 +113,11 @@ void Simulator::push_incoming(std::span<const std::byte> bytes) {
 
 // Each window: agree on T (and that every rank is fine), ship what the outboxes hold whose
 // content is final by T, run this rank's events before T + L, then (with a WindowControl) agree
-// on the latest clock and call window_done(). A throw
-// on this rank is held until the next agreement, this rank still taking part in every
+// on the latest clock and call window_done(). A throw in a handler, a shipping hook or the
+// horizon on this rank is held until the next agreement, this rank still taking part in every
 // collective up to it (sending nothing), so no rank waits forever in one: then every rank
-// throws, this one its own exception, the others OtherRankFailed.
+// throws, this one its own exception, the others OtherRankFailed. A throw in window_done()
+// leaves at once (below).
 uint64_t Simulator::run_rank(HandlerRef handler, SimTime until, WindowControl* windows) {
   stopped_ = false;
   const uint64_t start = events_processed_;
@@ -179,7 +180,10 @@ uint64_t Simulator::run_rank(HandlerRef handler, SimTime until, WindowControl* w
       const WindowEnd w = exchange.end_window(clocks_[current_], failure == nullptr);
       if (!w.all_ok) give_up(first);
       now_ = w.latest;  // as in one process, window_done() sees the latest event any rank ran
-      attempt([&] { ending = !windows->window_done(); });
+      // Not held: window_done() runs the drivers' own collectives (evaluations, agreements), and
+      // a throw half-way through them cannot be carried to an agreement. It leaves run() at
+      // once; the caller ends the job (sim/cli/run_command.cpp: MPI_Abort).
+      ending = !windows->window_done();
     }
   }
   // As in one queue, the clock stands at the latest event any rank ran: the next sync round

@@ -137,7 +137,8 @@ class Simulator {
   /// partitioned run goes in windows (header comment), each bounded by `windows`' horizon and
   /// followed by its window_done() when it is given. Over ranks, every rank calls run() alike,
   /// window_done() answering the same on each (the caller's duty: it reduces over ranks); a throw
-  /// on one rank ends every rank's run() at the next agreement (rank_windows.cpp).
+  /// in a handler on one rank ends every rank's run() at the next agreement, one in
+  /// window_done() leaves that rank's at once (rank_windows.cpp).
   template <class Handler>
   uint64_t run(Handler&& handler, SimTime until = SimTime::max(),
                WindowControl* windows = nullptr) {

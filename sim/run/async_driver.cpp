@@ -361,6 +361,7 @@ class AsyncRun final : private WindowControl {
         if (a.iteration < config_.iterations) begin_iteration(a);
       });
     }
+    if (checkpoint_due_) write_checkpoint();  // every rank its part (due() agreed)
     horizon_ = agree_on_horizon();
     return true;
   }

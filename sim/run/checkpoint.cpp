@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <vector>
 
@@ -170,12 +171,38 @@ CheckpointIdentity checkpoint_identity(const ScenarioSpec& spec) {
   return {build_key() + ", " + binary_hash(), scenario_to_json(spec).dump()};
 }
 
-uint64_t write_checkpoint(const fs::path& folder, const CheckpointIdentity& identity,
-                          const CheckpointPolicy& policy, const RunCounters& counters,
-                          const World& world, const Swarm& swarm, const CommRecorder& comm,
+std::string checkpoint_name(uint32_t rank, uint32_t ranks) {
+  return ranks == 1 ? kCheckpointName : fmt::format("checkpoint.rank{}-of-{}.bin", rank, ranks);
+}
+
+uint32_t checkpoint_ranks(const fs::path& folder) {
+  std::error_code ec;
+  uint32_t found = 0;
+  for (const fs::directory_entry& e : fs::directory_iterator(folder, ec)) {
+    const std::string name = e.path().filename().string();
+    uint32_t rank = 0, ranks = 0;
+    if (name == kCheckpointName)
+      ranks = 1;
+    else if (std::sscanf(name.c_str(), "checkpoint.rank%u-of-%u.bin", &rank, &ranks) != 2 ||
+             name != checkpoint_name(rank, ranks))
+      continue;
+    if (found != 0 && found != ranks)
+      throw InputError(
+          fmt::format("{}: holds checkpoints of runs over {} and {} ranks: remove "
+                      "the folder to start over",
+                      folder.string(), found, ranks));
+    found = ranks;
+  }
+  return found;
+}
+
+uint64_t write_checkpoint(const fs::path& folder, const std::string& name,
+                          const CheckpointIdentity& identity, const CheckpointPolicy& policy,
+                          const RunCounters& counters, const World& world, const Swarm& swarm,
+                          const CommRecorder& comm,
                           const std::function<void(AgentArchive&)>& driver_state) {
-  const fs::path final_file = folder / kCheckpointName;
-  const fs::path partial = folder / (std::string(kCheckpointName) + ".partial");
+  const fs::path final_file = folder / name;
+  const fs::path partial = folder / (name + ".partial");
   uint64_t bytes = 0;
   {
     StateWriter out(partial.string());
@@ -201,8 +228,14 @@ uint64_t write_checkpoint(const fs::path& folder, const CheckpointIdentity& iden
 
 void remove_checkpoint(const fs::path& folder) {
   std::error_code ec;
-  fs::remove(folder / kCheckpointName, ec);
-  fs::remove(folder / (std::string(kCheckpointName) + ".partial"), ec);
+  std::vector<fs::path> files;
+  for (const fs::directory_entry& e : fs::directory_iterator(folder, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.starts_with("checkpoint.") &&
+        (name.ends_with(".bin") || name.ends_with(".bin.partial")))
+      files.push_back(e.path());
+  }
+  for (const fs::path& f : files) fs::remove(f, ec);
 }
 
 CheckpointPolicy check_checkpoint(const fs::path& file, const CheckpointIdentity& identity) {

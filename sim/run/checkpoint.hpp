@@ -10,6 +10,7 @@
 // build's or scenario's checkpoint is refused, saying which differs.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -35,6 +36,12 @@ struct CheckpointPolicy {
 CheckpointPolicy parse_checkpoint_every(const std::string& text);
 
 inline constexpr const char* kCheckpointName = "checkpoint.bin";
+/// The checkpoint of `rank` of a run over `ranks` MPI ranks: each rank writes its own part
+/// (its agents, its events and messages, its counters); kCheckpointName in one process.
+std::string checkpoint_name(uint32_t rank, uint32_t ranks);
+/// How many ranks wrote the checkpoints in `folder` (1: kCheckpointName; 0: none).
+/// InputError naming the folder when they are of several runs.
+uint32_t checkpoint_ranks(const std::filesystem::path& folder);
 
 /// The run layer's own state besides the world's.
 struct RunCounters {
@@ -52,15 +59,16 @@ struct CheckpointIdentity {
 };
 CheckpointIdentity checkpoint_identity(const ScenarioSpec& spec);
 
-/// Writes folder/checkpoint.bin atomically and returns its size. `driver_state` appends the
-/// driver's part last.
-uint64_t write_checkpoint(const std::filesystem::path& folder, const CheckpointIdentity& identity,
-                      const CheckpointPolicy& policy, const RunCounters& counters,
-                      const World& world, const Swarm& swarm, const CommRecorder& comm,
-                      const std::function<void(AgentArchive&)>& driver_state);
+/// Writes folder/name (checkpoint_name()) atomically and returns its size. `driver_state`
+/// appends the driver's part last.
+uint64_t write_checkpoint(const std::filesystem::path& folder, const std::string& name,
+                          const CheckpointIdentity& identity, const CheckpointPolicy& policy,
+                          const RunCounters& counters, const World& world, const Swarm& swarm,
+                          const CommRecorder& comm,
+                          const std::function<void(AgentArchive&)>& driver_state);
 
-/// Removes folder's checkpoint and any half-written one (a kill while writing leaves it): a
-/// finished run's folder holds its results only.
+/// Removes folder's checkpoints (every rank's) and any half-written one (a kill while writing
+/// leaves it): a finished run's folder holds its results only.
 void remove_checkpoint(const std::filesystem::path& folder);
 
 struct Resumed {

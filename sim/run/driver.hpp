@@ -52,8 +52,9 @@ struct DriverConfig {
   /// finishes the reader). Null for a fresh run.
   StateReader* resume = nullptr;
   int64_t resume_iterations = 0;
-  /// One run over MPI ranks (sync mode): the simulator is partitioned over them, this rank
-  /// computes its own agents only, and the ranks agree on divergence. Null in one process.
+  /// One run over MPI ranks: the simulator is partitioned over them, this rank computes its own
+  /// agents only, and the ranks agree on divergence (and, async, on the windows' horizon and the
+  /// minimum iteration). Null in one process.
   RankCollectives* ranks = nullptr;
 };
 

@@ -227,32 +227,49 @@ RunFacts facts_of(const World& world, const RunOutcome& outcome, const RunTimes&
 }
 
 // The driver's CheckpointSink: when one is due (every N iterations, or once the wall-clock
-// interval has passed), it writes the whole run into OUT.tmp.
+// interval has passed), it writes the whole run into OUT.tmp. Over MPI ranks every rank writes
+// its own part (checkpoint_name) when any rank finds one due, and only rank 0 has metrics.csv.
 class CheckpointWriter final : public CheckpointSink {
  public:
   CheckpointWriter(const CheckpointPolicy& policy, CheckpointIdentity identity,
-                   const OutputFolder& folder, const World& world, const Swarm& swarm,
-                   const CommRecorder& comm, MetricsCsv& csv, RunTimes& times,
+                   std::filesystem::path staging, std::string name, const World& world,
+                   const Swarm& swarm, const CommRecorder& comm, MetricsCsv* csv, RunTimes& times,
                    const DriverTimings& driver_times, const LearningWatch& watch,
-                   Clock::time_point start, int64_t resumes)
-      : policy_(policy), identity_(std::move(identity)), folder_(folder), world_(world),
-        swarm_(swarm), comm_(comm), csv_(csv), times_(times), driver_times_(driver_times),
-        watch_(watch), start_(start), wall_before_(times.wall_s), resumes_(resumes),
+                   Clock::time_point start, int64_t resumes, RankCollectives* ranks)
+      : policy_(policy),
+        identity_(std::move(identity)),
+        staging_(std::move(staging)),
+        name_(std::move(name)),
+        world_(world),
+        swarm_(swarm),
+        comm_(comm),
+        csv_(csv),
+        times_(times),
+        driver_times_(driver_times),
+        watch_(watch),
+        start_(start),
+        wall_before_(times.wall_s),
+        resumes_(resumes),
+        ranks_(ranks),
         last_(Clock::now()) {}
 
   bool due(int64_t iterations) override {
-    if (policy_.every_iterations > 0 && iterations % policy_.every_iterations == 0) return true;
-    return policy_.every_seconds > 0 && since(last_) >= policy_.every_seconds;
+    int64_t due = policy_.every_iterations > 0 && iterations % policy_.every_iterations == 0;
+    if (!due) due = policy_.every_seconds > 0 && since(last_) >= policy_.every_seconds;
+    if (ranks_)
+      ranks_->all_reduce(std::span(&due, 1), Reduction::kMax);  // the ranks' clocks differ
+    return due != 0;
   }
 
   void write(int64_t iterations, const std::function<void(AgentArchive&)>& driver_state) override {
-    RunCounters counters{iterations, csv_.durable_size(), times_, resumes_, watch_.progress()};
+    RunCounters counters{iterations, csv_ ? csv_->durable_size() : 0, times_, resumes_,
+                         watch_.progress()};
     counters.times.training_s = driver_times_.training_s;
     counters.times.events_s = driver_times_.events_s;
     counters.times.updates_s = driver_times_.updates_s;
     counters.times.wall_s = wall_before_ + since(start_);
     const auto begin = Clock::now();
-    stats_.last_bytes = write_checkpoint(folder_.staging(), identity_, policy_, counters, world_,
+    stats_.last_bytes = write_checkpoint(staging_, name_, identity_, policy_, counters, world_,
                                          swarm_, comm_, driver_state);
     stats_.seconds += since(begin);
     ++stats_.written;
@@ -264,17 +281,19 @@ class CheckpointWriter final : public CheckpointSink {
  private:
   CheckpointPolicy policy_;
   CheckpointIdentity identity_;
-  const OutputFolder& folder_;
+  std::filesystem::path staging_;
+  std::string name_;
   const World& world_;
   const Swarm& swarm_;
   const CommRecorder& comm_;
-  MetricsCsv& csv_;
+  MetricsCsv* csv_;
   RunTimes& times_;
   const DriverTimings& driver_times_;
   const LearningWatch& watch_;
   Clock::time_point start_;
   double wall_before_;  // wall time of the run before it was resumed
   int64_t resumes_;
+  RankCollectives* ranks_;
   Clock::time_point last_;
   decltype(RunFacts::checkpoints) stats_;
 };
@@ -285,19 +304,38 @@ namespace {
 
 // What a run over MPI ranks cannot do yet (docs/partitioned-runs.md, slice (c)); the scenario's
 // own refusals are plan_partitions'.
-void refuse_over_ranks(const RunOptions& options, bool resuming, uint32_t ranks) {
+void refuse_over_ranks(const RunOptions& options, uint32_t ranks) {
   if (options.virtual_ranks != 1)
     throw InputError(
         fmt::format("--virtual-ranks: a run over {} MPI ranks is partitioned "
                     "already: give one or the other",
                     ranks));
-  if (options.checkpoints.enabled() || resuming)
-    throw InputError(
-        fmt::format("--checkpoint-every: a run over {} MPI ranks cannot write or "
-                    "resume checkpoints yet",
-                    ranks));
   if (options.trigger)
     throw InputError(fmt::format("a custom trigger cannot run over {} MPI ranks", ranks));
+}
+
+// Every rank resumes, or none: a rank without its part cannot continue the run.
+void agree_on_resuming(bool resuming, RankCollectives& ranks, const fs::path& staging) {
+  int64_t found[2] = {resuming ? 1 : 0, resuming ? 0 : 1};  // has it, lacks it
+  ranks.all_reduce(found, Reduction::kMax);
+  if (found[0] && found[1])
+    throw InputError(
+        fmt::format("{}: lacks the checkpoint of some of the {} ranks: remove the "
+                    "folder to start over",
+                    staging.string(), ranks.ranks()));
+}
+
+// The ranks' parts must be of one iteration: a crash while they were being replaced can leave
+// some from the one before.
+void agree_on_iteration(int64_t iteration, RankCollectives& ranks, const fs::path& staging) {
+  int64_t range[2] = {iteration, -iteration};
+  ranks.all_reduce(range, Reduction::kMax);
+  if (range[0] != -range[1])
+    throw InputError(
+        fmt::format("{}: the ranks' checkpoints are of iterations {} to {} (a crash "
+                    "while they were being replaced): remove the folder to start "
+                    "over",
+                    staging.string(), -range[1], range[0]));
 }
 
 // This rank's agents: a contiguous block (contiguous_partitions).
@@ -319,10 +357,20 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   std::ostream& say = leader ? log : silent;
   RunPlan plan = plan_run(spec);  // refuses what cannot fit, before anything is written
   const MemoryEstimate memory = plan.memory;
-  // A checkpoint in OUT.tmp: this run continues it, if it is this build's and scenario's.
-  const fs::path checkpoint = OutputFolder::staging_path(options.out) / kCheckpointName;
+  // A checkpoint in OUT.tmp: this run continues it, if it is this build's and scenario's, and
+  // was written by as many ranks (each resumes its own part).
+  if (ranks) refuse_over_ranks(options, ranks->ranks());
+  const uint32_t rank = ranks ? ranks->rank() : 0, rank_count = ranks ? ranks->ranks() : 1;
+  const fs::path staging = OutputFolder::staging_path(options.out);
+  const std::string checkpoint_file = checkpoint_name(rank, rank_count);
+  const fs::path checkpoint = staging / checkpoint_file;
+  if (const uint32_t saved = checkpoint_ranks(staging); saved != 0 && saved != rank_count)
+    throw InputError(fmt::format(
+        "{}: holds the checkpoint of a run over {} MPI rank{}: resume it with as many (this "
+        "run has {}), or remove the folder to start over",
+        staging.string(), saved, saved == 1 ? "" : "s", rank_count));
   const bool resuming = fs::exists(checkpoint);
-  if (ranks) refuse_over_ranks(options, resuming, ranks->ranks());
+  if (ranks) agree_on_resuming(resuming, *ranks, staging);
   CheckpointPolicy policy = options.checkpoints;
   CheckpointIdentity identity;
   if (resuming || policy.enabled()) identity = checkpoint_identity(spec);
@@ -330,22 +378,17 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
     const CheckpointPolicy saved = check_checkpoint(checkpoint, identity);
     if (!policy.enabled()) policy = saved;
   }
-  std::optional<OutputFolder> folder;
-  if (leader)
-    folder.emplace(options.out,
-                   resuming ? OutputFolder::Staging::kContinue : OutputFolder::Staging::kFresh);
-  if (policy.enabled()) folder->keep_on_failure();
   RunTimes times;
   ThreadPool pool(options.threads);  // before the world: building it is parallel too
   const std::unique_ptr<World> world =
       build_world(spec, std::move(plan), options.data_paths, pool);
   for (const std::string& w : world->warnings) say << "dlsim: warning: " << w << '\n';
   if (options.trigger && !world->algorithm->set_trigger_decider(*options.trigger))
-    throw InputError(fmt::format("{}: /algorithm/kind: algorithm \"{}\" computes no drift for a "
-                                 "custom trigger (detsgrad, choco and easgd do, with a trigger "
-                                 "on the whole model)", spec.file, spec.algorithm.name()));
-  if (!resuming && folder)
-    folder->write_text("scenario.json", scenario_to_json(spec).dump(2) + "\n");
+    throw InputError(
+        fmt::format("{}: /algorithm/kind: algorithm \"{}\" computes no drift for a "
+                    "custom trigger (detsgrad, choco and easgd do, with a trigger "
+                    "on the whole model)",
+                    spec.file, spec.algorithm.name()));
 
   // The recorders: the network and the algorithm's events report to `comm`.
   CommRecorder comm(world->network->graph().node_count(), tensor_names(*world));
@@ -368,9 +411,20 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
     resumed = read_checkpoint(checkpoint, identity, *world, swarm, comm);
     times = resumed.counters.times;
     resumes = resumed.counters.resumes + 1;
-    log << fmt::format("dlsim: resuming from {} at iteration {}\n", checkpoint.string(),
-                       resumed.counters.iterations);
+    if (ranks) agree_on_iteration(resumed.counters.iterations, *ranks, staging);
+    say << fmt::format("dlsim: resuming from {} at iteration {}\n",
+                       ranks ? staging.string() : checkpoint.string(), resumed.counters.iterations);
   }
+  // Over ranks, every rank is set up before rank 0 makes the folder: a rank that failed ends the
+  // job (MPI_Abort) without leaving OUT.tmp behind.
+  if (ranks) ranks->all_ok(true);
+  std::optional<OutputFolder> folder;
+  if (leader)
+    folder.emplace(options.out,
+                   resuming ? OutputFolder::Staging::kContinue : OutputFolder::Staging::kFresh);
+  if (policy.enabled() && folder) folder->keep_on_failure();
+  if (!resuming && folder)
+    folder->write_text("scenario.json", scenario_to_json(spec).dump(2) + "\n");
   times.build_s += since(start);
   std::optional<MetricsCsv> csv;
   if (folder && resuming)
@@ -386,8 +440,8 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   DriverTimings driver_times{times.training_s, times.events_s, times.updates_s};
   std::optional<CheckpointWriter> checkpoints;
   if (policy.enabled())
-    checkpoints.emplace(policy, identity, *folder, *world, swarm, comm, *csv, times, driver_times,
-                        watch, start, resumes);
+    checkpoints.emplace(policy, identity, staging, checkpoint_file, *world, swarm, comm,
+                        csv ? &*csv : nullptr, times, driver_times, watch, start, resumes, ranks);
   DriverConfig config{spec.time.mode, spec.run.iterations, world->compute_time, &driver_times};
   if (checkpoints) config.checkpoints = &*checkpoints;
   config.resume = resumed.reader.get();

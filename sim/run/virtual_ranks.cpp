@@ -27,6 +27,10 @@ void refuse_what_needs_one_view(const World& world, uint32_t ranks, PartitionsRu
       refuse("/churn/rejoin",
              "\"pull\" cannot run over MPI ranks yet: a returning agent's model comes from a "
              "neighbour that another rank may hold");
+    if (spec.dynamic && spec.algorithm.name() == "choco")
+      refuse("/topology/dynamic",
+             "\"choco\" on a changing graph cannot run over MPI ranks yet: a new edge's copy "
+             "starts from whether the neighbour has published, which its own rank knows");
     if (spec.byzantine && spec.byzantine->attack.knowledge == AttackKnowledge::kOmniscient)
       refuse("/byzantine/attack/knowledge",
              "\"omniscient\" attackers read their targets' models, which other ranks may hold");

@@ -18,8 +18,8 @@ enum class PartitionsRun : uint8_t { kInProcess, kOverRanks };
 /// and the lookahead: the smallest latency of a physical link whose ends lie in two blocks.
 /// InputError, naming the scenario's file and key, for what a partitioned run cannot do yet
 /// (max-min sharing, link failures, a service node or a collective, async rejoin pulls; over
-/// ranks also async mode, every rejoin pull and omniscient attackers), for a zero lookahead and
-/// for more ranks than agents.
+/// MPI ranks also every rejoin pull, omniscient attackers and CHOCO on a changing graph), for a
+/// zero lookahead and for more ranks than agents.
 Partitions plan_partitions(const World& world, uint32_t ranks,
                            PartitionsRun where = PartitionsRun::kInProcess);
 

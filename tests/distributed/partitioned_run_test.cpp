@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -156,6 +157,58 @@ TEST_CASE("dlsim run over MPI ranks: a diverged run names one process's agent, e
   CHECK(results_of(dir / "async-three").summary["diverged"] == expected);
 }
 
+namespace {
+
+// Every rank killed with SIGKILL once both have written a checkpoint, then the same command
+// again: it resumes (each rank its part) and ends with one process's results.
+void check_killed_and_resumed(const std::string& name, const std::string& scenario,
+                              const std::vector<std::string>& sets, const std::string& every) {
+  const fs::path dir = scratch(name);
+  if (!mpirun_works(dir)) return;
+  REQUIRE(run(run_command(scenario, "one", sets), dir, 300).exit_code == 0);
+  const std::string command =
+      mpirun(2) + run_command(scenario, "two", sets) + " --checkpoint-every " + every;
+  // In the background; killed (all ranks, matched by the output folder) at the first
+  // checkpoint both ranks have written.
+  REQUIRE(std::system(
+              fmt::format("cd {} && ({} > first.txt 2>&1 &)", dir.string(), command).c_str()) == 0);
+  const fs::path staging = dir / "two.tmp";
+  bool written = false;
+  for (int i = 0; i < 6000 && !written; ++i) {  // 60 s
+    written = fs::exists(staging / "checkpoint.rank0-of-2.bin") &&
+              fs::exists(staging / "checkpoint.rank1-of-2.bin");
+    if (!written) usleep(10000);
+  }
+  REQUIRE(written);
+  // [t]: the pattern must not match the shell that runs pkill.
+  REQUIRE(std::system("pkill -9 -f -- '-o [t]wo --quiet'; sleep 1") == 0);
+  REQUIRE_MESSAGE(!fs::exists(dir / "two"), "the run ended before it was killed");
+  const Outcome resumed = run(command, dir, 300);
+  INFO(resumed.err);
+  REQUIRE(resumed.exit_code == 0);
+  CHECK(resumed.err.find("dlsim: resuming from") != std::string::npos);
+  const Results expected = results_of(dir / "one"), got = results_of(dir / "two");
+  CHECK(got.summary["fingerprint"] == expected.summary["fingerprint"]);
+  CHECK(got.metrics == expected.metrics);
+  CHECK_FALSE(fs::exists(dir / "two" / "checkpoint.rank0-of-2.bin"));
+  // Resuming with another number of ranks is refused, naming the folder and the count.
+  const fs::path copy = dir / "three.tmp";
+  fs::create_directories(copy);
+  std::ofstream(copy / "checkpoint.rank0-of-2.bin") << "x";
+  const Outcome other = run(mpirun(3) + run_command(scenario, "three", sets), dir);
+  CHECK(other.exit_code == 2);
+  CHECK(other.err.find("holds the checkpoint of a run over 2 MPI ranks") != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("dlsim run over MPI ranks: killed with SIGKILL and run again, sync and async resume") {
+  check_killed_and_resumed("killed-sync", smoke("detsgrad"),
+                           {"/run/iterations=100000", "/run/eval_every=20000"}, "5000");
+  check_killed_and_resumed("killed-async", smoke("detsgrad-async"),
+                           {"/run/iterations=100000", "/run/eval_every=20000"}, "5000");
+}
+
 TEST_CASE("dlsim run over MPI ranks: what cannot run over ranks yet exits 2 naming its key") {
   const fs::path dir = scratch("refused");
   if (!mpirun_works(dir)) return;
@@ -167,6 +220,9 @@ TEST_CASE("dlsim run over MPI ranks: what cannot run over ranks yet exits 2 nami
         R"(/algorithm={"kind":"dpsgd","aggregation":{"rule":"median"}})", "/trigger=null"},
        "/byzantine/attack/knowledge"},
       {{"/agents=2", R"(/topology={"kind":"complete"})"}, "/agents: 2 agents over 3 MPI ranks"},
+      {{R"(/algorithm={"kind":"choco","gamma":0.2,"compression":{"kind":"top_k","fraction":0.1}})",
+        R"(/topology={"dynamic":{"kind":"random_matching"}})"},
+       "/topology/dynamic: \"choco\" on a changing graph"},
   };
   for (const auto& [sets, message] : refused) {
     CAPTURE(message);
@@ -176,9 +232,9 @@ TEST_CASE("dlsim run over MPI ranks: what cannot run over ranks yet exits 2 nami
     CHECK_FALSE(fs::exists(dir / "out"));
     CHECK_FALSE(fs::exists(dir / "out.tmp"));
   }
-  const Outcome checkpoints =
-      run(mpirun(2) + run_command(kQuadratic, "out", {}) + " --checkpoint-every 5", dir);
-  CHECK(checkpoints.exit_code == 2);
-  CHECK(checkpoints.err.find("--checkpoint-every: a run over 2 MPI ranks") != std::string::npos);
+  const Outcome both =
+      run(mpirun(2) + run_command(kQuadratic, "out", {}) + " --virtual-ranks 2", dir);
+  CHECK(both.exit_code == 2);
+  CHECK(both.err.find("--virtual-ranks: a run over 2 MPI ranks") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "out.tmp"));
 }
