@@ -1,12 +1,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <optional>
 #include <vector>
 
 #include "sim/agents/agent_archive.hpp"
 #include "sim/core/error.hpp"
+#include "sim/run/async_agreement.hpp"
 #include "sim/run/driver.hpp"
 #include "sim/run/driver_internal.hpp"
 
@@ -283,17 +283,7 @@ class AsyncRun final : private WindowControl {
     return any ? latest : EventBound{};
   }
 
-  // What each rank tells the others after a window (over ranks; all_gather'd as bytes).
-  struct RankReport {
-    EventBound lagging_step;  // latest_lagging_step() of the rank's agents
-    EventBound diverged_at;   // its earliest non-finite loss (EventBound{}: none)
-    int64_t diverged_agent = -1;
-    int64_t diverged_iteration = -1;
-    int64_t at_minimum = 0;
-    int64_t has_lagging = 0;  // 1: lagging_step is an agent's
-    int64_t deferred = 0;     // 1: the horizon's step ran here
-  };
-
+  // This rank's report after a window (over ranks: async_agreement.hpp), gathered from all.
   std::vector<RankReport> reports_of_ranks() {
     if (horizon_stale_) {
       local_horizon_ = latest_lagging_step();
@@ -309,38 +299,21 @@ class AsyncRun final : private WindowControl {
     }
     mine.at_minimum = static_cast<int64_t>(at_minimum_);
     mine.deferred = deferred_ ? 1 : 0;
-    const std::vector<std::byte> bytes = ranks_->all_gather(std::as_bytes(std::span(&mine, 1)));
-    std::vector<RankReport> all(bytes.size() / sizeof(RankReport));
-    std::memcpy(all.data(), bytes.data(), all.size() * sizeof(RankReport));
-    return all;
+    return all_reports(*ranks_, mine);
   }
 
-  static EventBound latest_of(const std::vector<RankReport>& reports) {
-    EventBound latest{SimTime{}, 0};
-    bool any = false;
-    for (const RankReport& r : reports)
-      if (r.has_lagging && (!any || latest < r.lagging_step)) {
-        latest = r.lagging_step;
-        any = true;
-      }
-    return any ? latest : EventBound{};
-  }
-
-  EventBound agree_on_horizon() { return latest_of(reports_of_ranks()); }
+  EventBound agree_on_horizon() { return dlsim::latest_lagging_step(reports_of_ranks()); }
 
   // window_done() over ranks: one all_gather of every rank's report, and when the horizon's step
   // ran somewhere (about once per iteration) the observer's collectives and one more.
   bool window_done_over_ranks() {
     const std::vector<RankReport> reports = reports_of_ranks();
-    const RankReport* diverged = nullptr;  // the earliest non-finite loss of any rank
     int64_t at_minimum = 0, deferred = 0;
     for (const RankReport& r : reports) {
-      if (r.diverged_agent >= 0 && (!diverged || r.diverged_at < diverged->diverged_at))
-        diverged = &r;
       at_minimum += r.at_minimum;
       deferred += r.deferred;
     }
-    if (diverged) {
+    if (const RankReport* diverged = earliest_divergence(reports)) {
       outcome_.status = RunStatus::kDiverged;
       outcome_.iterations_done = completed_;
       outcome_.diverged_agent = diverged->diverged_agent;
@@ -349,7 +322,7 @@ class AsyncRun final : private WindowControl {
     }
     if (deferred == 0) {
       DLSIM_CHECK(at_minimum != 0, "the slowest agent finished away from the horizon");
-      horizon_ = latest_of(reports);
+      horizon_ = dlsim::latest_lagging_step(reports);
       return true;
     }
     if (!advance_completed()) return false;

@@ -1,7 +1,6 @@
 #include "sim/run/run_scenario.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <climits>
 #include <cmath>
 #include <optional>
@@ -17,10 +16,14 @@
 #include "sim/metrics/metrics_csv.hpp"
 #include "sim/metrics/output_folder.hpp"
 #include "sim/metrics/summary.hpp"
+#include "sim/run/checkpoint_writer.hpp"
 #include "sim/run/driver.hpp"
+#include "sim/run/evaluation_points.hpp"
 #include "sim/run/learning_suspect.hpp"
 #include "sim/run/message_shipping.hpp"
+#include "sim/run/run_over_ranks.hpp"
 #include "sim/run/virtual_ranks.hpp"
+#include "sim/run/wall_clock.hpp"
 #include "sim/scenario/algorithm_json.hpp"
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/run_plan.hpp"
@@ -30,108 +33,6 @@ namespace dlsim {
 namespace {
 
 namespace fs = std::filesystem;
-
-using Clock = std::chrono::steady_clock;
-
-double since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// Over the honest agents, as summary.json's final scores.
-double mean_accuracy(const EvalPoint& p) {
-  double sum = 0, honest = 0;
-  for (const AgentPoint& a : p.agents) {
-    if (a.byzantine) continue;
-    sum += a.score.accuracy;
-    ++honest;
-  }
-  return sum / honest;
-}
-
-// The Byzantine agents' ids (empty without the "byzantine" key).
-std::vector<uint32_t> byzantine_of(const World& world) {
-  return world.spec.byzantine ? world.spec.byzantine->agents : std::vector<uint32_t>{};
-}
-
-// Hands the world's state to the evaluator at iteration 0, every eval_every iterations and at
-// the end, writes each point to metrics.csv, shows it to the learning watch (whose warning goes
-// to `log` when it becomes due), and reports progress. Over MPI ranks every rank evaluates its
-// own agents, rank 0 assembles the point and alone has a metrics.csv (`csv` null elsewhere).
-class EvaluationPoints final : public RunObserver {
- public:
-  EvaluationPoints(World& world, ThreadPool& pool, const CommRecorder& comm, MetricsCsv* csv,
-                   Progress& progress, double& eval_s, const std::function<void()>& between,
-                   LearningWatch& watch, std::ostream& log)
-      : between_(between),
-        world_(world),
-        pool_(pool),
-        comm_(comm),
-        csv_(csv),
-        progress_(progress),
-        eval_s_(eval_s),
-        watch_(watch),
-        log_(log),
-        evaluator_(world.learners, world.is_quadratic() ? nullptr : &world.eval_set,
-                   world.spec.run.eval_batch, byzantine_of(world)) {}
-
-  /// Over MPI ranks: this rank's agents are [first, end).
-  void over_ranks(RankCollectives& ranks, uint32_t first, uint32_t end) {
-    ranks_ = &ranks;
-    first_ = first;
-    end_ = end;
-  }
-
-  void record(int64_t iteration) {
-    const auto start = Clock::now();
-    // The centre model lives on the network node after the agents (EASGD's parameter server).
-    const EvalInput in{iteration, world_.sim.now(), world_.agents, center_model_of(*world_.algorithm),
-                       AgentId{static_cast<uint32_t>(world_.agents.size())}};
-    if (ranks_) {
-      const CommRecorder total = comm_over_ranks(comm_, *ranks_);
-      evaluator_.evaluate_over_ranks(pool_, in, total, last_, *ranks_, first_, end_);
-      events_ = total.events();
-    } else {
-      evaluator_.evaluate(pool_, in, comm_, last_);
-    }
-    has_point_ = true;
-    if (csv_) {
-      csv_->write(last_);
-      if (watch_.observe(last_)) log_ << "dlsim: warning: " << *watch_.warning() << '\n';
-    }
-    eval_s_ += since(start);
-  }
-
-  bool on_iterations_done(int64_t k) override {
-    const RunSpec& run = world_.spec.run;
-    if (k == run.iterations || (run.eval_every > 0 && k % run.eval_every == 0)) record(k);
-    // Over ranks the events shown are those of the last evaluation point: counting them at every
-    // iteration would cost a reduction each.
-    progress_.update(k, world_.sim.now(), has_point_ && csv_ ? mean_accuracy(last_) : NAN,
-                     ranks_ ? events_ : comm_.events());
-    if (between_) between_();
-    return true;
-  }
-
-  /// The last point (null before the first); over MPI ranks, complete on rank 0 only.
-  const EvalPoint* last() const { return has_point_ ? &last_ : nullptr; }
-
- private:
-  const std::function<void()>& between_;
-  World& world_;
-  ThreadPool& pool_;
-  const CommRecorder& comm_;
-  MetricsCsv* csv_;
-  Progress& progress_;
-  double& eval_s_;
-  LearningWatch& watch_;
-  std::ostream& log_;
-  Evaluator evaluator_;
-  EvalPoint last_;
-  bool has_point_ = false;
-  RankCollectives* ranks_ = nullptr;
-  uint32_t first_ = 0, end_ = 0;
-  uint64_t events_ = 0;
-};
 
 // A run whose losses stayed finite can still end on non-finite parameters: its last update.
 // Over MPI ranks each rank looks at its own agents, and the first of all is the ranks' minimum.
@@ -226,130 +127,10 @@ RunFacts facts_of(const World& world, const RunOutcome& outcome, const RunTimes&
   return f;
 }
 
-// The driver's CheckpointSink: when one is due (every N iterations, or once the wall-clock
-// interval has passed), it writes the whole run into OUT.tmp. Over MPI ranks every rank writes
-// its own part (checkpoint_name) when any rank finds one due, and only rank 0 has metrics.csv.
-class CheckpointWriter final : public CheckpointSink {
- public:
-  CheckpointWriter(const CheckpointPolicy& policy, CheckpointIdentity identity,
-                   std::filesystem::path staging, std::string name, const World& world,
-                   const Swarm& swarm, const CommRecorder& comm, MetricsCsv* csv, RunTimes& times,
-                   const DriverTimings& driver_times, const LearningWatch& watch,
-                   Clock::time_point start, int64_t resumes, RankCollectives* ranks)
-      : policy_(policy),
-        identity_(std::move(identity)),
-        staging_(std::move(staging)),
-        name_(std::move(name)),
-        world_(world),
-        swarm_(swarm),
-        comm_(comm),
-        csv_(csv),
-        times_(times),
-        driver_times_(driver_times),
-        watch_(watch),
-        start_(start),
-        wall_before_(times.wall_s),
-        resumes_(resumes),
-        ranks_(ranks),
-        last_(Clock::now()) {}
-
-  bool due(int64_t iterations) override {
-    int64_t due = policy_.every_iterations > 0 && iterations % policy_.every_iterations == 0;
-    if (!due) due = policy_.every_seconds > 0 && since(last_) >= policy_.every_seconds;
-    if (ranks_)
-      ranks_->all_reduce(std::span(&due, 1), Reduction::kMax);  // the ranks' clocks differ
-    return due != 0;
-  }
-
-  void write(int64_t iterations, const std::function<void(AgentArchive&)>& driver_state) override {
-    RunCounters counters{iterations, csv_ ? csv_->durable_size() : 0, times_, resumes_,
-                         watch_.progress()};
-    counters.times.training_s = driver_times_.training_s;
-    counters.times.events_s = driver_times_.events_s;
-    counters.times.updates_s = driver_times_.updates_s;
-    counters.times.wall_s = wall_before_ + since(start_);
-    const auto begin = Clock::now();
-    stats_.last_bytes = write_checkpoint(staging_, name_, identity_, policy_, counters, world_,
-                                         swarm_, comm_, driver_state);
-    stats_.seconds += since(begin);
-    ++stats_.written;
-    last_ = Clock::now();
-  }
-
-  const decltype(RunFacts::checkpoints)& stats() const { return stats_; }
-
- private:
-  CheckpointPolicy policy_;
-  CheckpointIdentity identity_;
-  std::filesystem::path staging_;
-  std::string name_;
-  const World& world_;
-  const Swarm& swarm_;
-  const CommRecorder& comm_;
-  MetricsCsv* csv_;
-  RunTimes& times_;
-  const DriverTimings& driver_times_;
-  const LearningWatch& watch_;
-  Clock::time_point start_;
-  double wall_before_;  // wall time of the run before it was resumed
-  int64_t resumes_;
-  RankCollectives* ranks_;
-  Clock::time_point last_;
-  decltype(RunFacts::checkpoints) stats_;
-};
-
-}  // namespace
-
-namespace {
-
-// What a run over MPI ranks cannot do yet (docs/partitioned-runs.md, slice (c)); the scenario's
-// own refusals are plan_partitions'.
-void refuse_over_ranks(const RunOptions& options, uint32_t ranks) {
-  if (options.virtual_ranks != 1)
-    throw InputError(
-        fmt::format("--virtual-ranks: a run over {} MPI ranks is partitioned "
-                    "already: give one or the other",
-                    ranks));
-  if (options.trigger)
-    throw InputError(fmt::format("a custom trigger cannot run over {} MPI ranks", ranks));
-}
-
-// Every rank resumes, or none: a rank without its part cannot continue the run.
-void agree_on_resuming(bool resuming, RankCollectives& ranks, const fs::path& staging) {
-  int64_t found[2] = {resuming ? 1 : 0, resuming ? 0 : 1};  // has it, lacks it
-  ranks.all_reduce(found, Reduction::kMax);
-  if (found[0] && found[1])
-    throw InputError(
-        fmt::format("{}: lacks the checkpoint of some of the {} ranks: remove the "
-                    "folder to start over",
-                    staging.string(), ranks.ranks()));
-}
-
-// The ranks' parts must be of one iteration: a crash while they were being replaced can leave
-// some from the one before.
-void agree_on_iteration(int64_t iteration, RankCollectives& ranks, const fs::path& staging) {
-  int64_t range[2] = {iteration, -iteration};
-  ranks.all_reduce(range, Reduction::kMax);
-  if (range[0] != -range[1])
-    throw InputError(
-        fmt::format("{}: the ranks' checkpoints are of iterations {} to {} (a crash "
-                    "while they were being replaced): remove the folder to start "
-                    "over",
-                    staging.string(), -range[1], range[0]));
-}
-
-// This rank's agents: a contiguous block (contiguous_partitions).
-std::pair<uint32_t, uint32_t> block_of(const Partitions& p, uint32_t rank) {
-  const auto first = std::find(p.of_node.begin(), p.of_node.end(), rank);
-  const auto end = std::find_if(first, p.of_node.end(), [&](uint32_t r) { return r != rank; });
-  return {static_cast<uint32_t>(first - p.of_node.begin()),
-          static_cast<uint32_t>(end - p.of_node.begin())};
-}
-
 }  // namespace
 
 RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std::ostream& log) {
-  const auto start = Clock::now();
+  const auto start = WallClock::now();
   RankCollectives* const ranks =
       options.ranks && options.ranks->ranks() > 1 ? options.ranks : nullptr;
   const bool leader = !ranks || ranks->rank() == 0;  // writes the folder, logs
@@ -425,7 +206,7 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   if (policy.enabled() && folder) folder->keep_on_failure();
   if (!resuming && folder)
     folder->write_text("scenario.json", scenario_to_json(spec).dump(2) + "\n");
-  times.build_s += since(start);
+  times.build_s += seconds_since(start);
   std::optional<MetricsCsv> csv;
   if (folder && resuming)
     csv.emplace(folder->file("metrics.csv"), resumed.counters.csv_bytes);
@@ -474,7 +255,7 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
     ranks->all_ok(true);
     return report;
   }
-  times.wall_s += since(start);
+  times.wall_s += seconds_since(start);
   RunFacts facts = facts_of(*world, outcome, times, memory, resumes, run_comm, counts);
   if (const std::optional<std::string> stuck = watch.warning()) facts.warnings.push_back(*stuck);
   if (const std::optional<std::string> overload = run_comm.overload_warning()) {

@@ -1,0 +1,26 @@
+// What `dlsim run` does differently over MPI ranks besides the windows: refusals of options,
+// agreeing on a resume, and this rank's block of agents (docs/partitioned-runs.md, slice (c)).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <utility>
+
+#include "sim/core/partitions.hpp"
+#include "sim/core/rank_collectives.hpp"
+#include "sim/run/run_scenario.hpp"
+
+namespace dlsim {
+
+/// InputError for options that cannot go with a run over `ranks` MPI ranks (the scenario's own
+/// refusals are plan_partitions').
+void refuse_over_ranks(const RunOptions& options, uint32_t ranks);
+/// Collective. InputError naming `staging` unless every rank resumes or none does.
+void agree_on_resuming(bool resuming, RankCollectives& ranks, const std::filesystem::path& staging);
+/// Collective. InputError naming `staging` unless every rank's checkpoint is of `iteration`.
+void agree_on_iteration(int64_t iteration, RankCollectives& ranks,
+                        const std::filesystem::path& staging);
+/// `rank`'s agents: a contiguous block [first, end) (contiguous_partitions).
+std::pair<uint32_t, uint32_t> block_of(const Partitions& p, uint32_t rank);
+
+}  // namespace dlsim
