@@ -550,7 +550,8 @@ TEST_CASE("dlsim run as one of several tasks without MPI's environment exits bef
   const Result r = run_dlsim({"run", smoke("dpsgd"), "-o", out, "--quiet"});
   unsetenv("SLURM_STEP_NUM_TASKS");
   CHECK(r.code == 5);
-  CHECK(r.err.starts_with("dlsim: started as one of 2 tasks without an MPI launcher's "));
+  // (A build without MPI says so instead of naming the launcher.)
+  CHECK(r.err.starts_with("dlsim: started as one of 2 tasks"));
   CHECK(r.err.find('\n') == r.err.size() - 1);  // one line
   CHECK_FALSE(fs::exists(out));
   CHECK_FALSE(fs::exists(out + ".tmp"));
