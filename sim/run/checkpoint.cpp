@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <vector>
 
@@ -179,8 +180,9 @@ uint32_t checkpoint_ranks(const fs::path& folder) {
   std::error_code ec;
   uint32_t found = 0;
   for (const fs::directory_entry& e : fs::directory_iterator(folder, ec)) {
-    const std::string name = e.path().filename().string();
     uint32_t rank = 0, ranks = 0;
+    std::string name = e.path().filename().string();
+    if (name.ends_with(kPreviousSuffix)) name.resize(name.size() - std::strlen(kPreviousSuffix));
     if (name == kCheckpointName)
       ranks = 1;
     else if (std::sscanf(name.c_str(), "checkpoint.rank%u-of-%u.bin", &rank, &ranks) != 2 ||
@@ -196,7 +198,7 @@ uint32_t checkpoint_ranks(const fs::path& folder) {
   return found;
 }
 
-uint64_t write_checkpoint(const fs::path& folder, const std::string& name,
+uint64_t write_checkpoint(const fs::path& folder, const std::string& name, bool keep_previous,
                           const CheckpointIdentity& identity, const CheckpointPolicy& policy,
                           const RunCounters& counters, const World& world, const Swarm& swarm,
                           const CommRecorder& comm,
@@ -218,6 +220,12 @@ uint64_t write_checkpoint(const fs::path& folder, const std::string& name,
     bytes = out.bytes_written() + sizeof(uint64_t);  // and the trailer
   }
   std::error_code ec;
+  if (keep_previous && fs::exists(final_file)) {
+    fs::rename(final_file, folder / (name + kPreviousSuffix), ec);
+    if (ec)
+      throw EnvironmentError(fmt::format("{}: cannot keep the previous checkpoint: {}",
+                                         final_file.string(), ec.message()));
+  }
   fs::rename(partial, final_file, ec);
   if (ec)
     throw EnvironmentError(fmt::format("{}: cannot move the checkpoint into place: {}",
@@ -232,7 +240,8 @@ void remove_checkpoint(const fs::path& folder) {
   for (const fs::directory_entry& e : fs::directory_iterator(folder, ec)) {
     const std::string name = e.path().filename().string();
     if (name.starts_with("checkpoint.") &&
-        (name.ends_with(".bin") || name.ends_with(".bin.partial")))
+        (name.ends_with(".bin") || name.ends_with(".bin.partial") ||
+         name.ends_with(std::string(".bin") + kPreviousSuffix)))
       files.push_back(e.path());
   }
   for (const fs::path& f : files) fs::remove(f, ec);
@@ -243,6 +252,16 @@ CheckpointPolicy check_checkpoint(const fs::path& file, const CheckpointIdentity
   const Header h = read_header(in);
   check_identity(file, h, identity);
   return h.policy;
+}
+
+int64_t checkpoint_iterations(const fs::path& file) {
+  StateReader in(file.string());
+  read_header(in);
+  StateArchive ar(in);
+  ar.section(kRunPart);
+  RunCounters counters;
+  ar.value(counters);
+  return counters.iterations;
 }
 
 Resumed read_checkpoint(const fs::path& file, const CheckpointIdentity& identity, World& world,

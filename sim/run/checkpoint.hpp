@@ -39,9 +39,16 @@ inline constexpr const char* kCheckpointName = "checkpoint.bin";
 /// The checkpoint of `rank` of a run over `ranks` MPI ranks: each rank writes its own part
 /// (its agents, its events and messages, its counters); kCheckpointName in one process.
 std::string checkpoint_name(uint32_t rank, uint32_t ranks);
-/// How many ranks wrote the checkpoints in `folder` (1: kCheckpointName; 0: none).
-/// InputError naming the folder when they are of several runs.
+/// How many ranks wrote the checkpoints in `folder` (1: kCheckpointName; 0: none), their
+/// previous generation included. InputError naming the folder when they are of several runs.
 uint32_t checkpoint_ranks(const std::filesystem::path& folder);
+/// Over ranks each part's previous generation is kept beside it as NAME + this, until the next
+/// one: a crash between two ranks' renames leaves parts of two iterations, and the older one is
+/// then the one every rank has.
+inline constexpr const char* kPreviousSuffix = ".previous";
+/// The iterations completed at `file`'s checkpoint (read from its header and counters only).
+/// InputError naming the file when it is not a checkpoint of this format.
+int64_t checkpoint_iterations(const std::filesystem::path& file);
 
 /// The run layer's own state besides the world's.
 struct RunCounters {
@@ -59,12 +66,13 @@ struct CheckpointIdentity {
 };
 CheckpointIdentity checkpoint_identity(const ScenarioSpec& spec);
 
-/// Writes folder/name (checkpoint_name()) atomically and returns its size. `driver_state`
-/// appends the driver's part last.
+/// Writes folder/name (checkpoint_name()) atomically and returns its size; with
+/// `keep_previous` (over ranks) the file it replaces stays as name + kPreviousSuffix.
+/// `driver_state` appends the driver's part last.
 uint64_t write_checkpoint(const std::filesystem::path& folder, const std::string& name,
-                          const CheckpointIdentity& identity, const CheckpointPolicy& policy,
-                          const RunCounters& counters, const World& world, const Swarm& swarm,
-                          const CommRecorder& comm,
+                          bool keep_previous, const CheckpointIdentity& identity,
+                          const CheckpointPolicy& policy, const RunCounters& counters,
+                          const World& world, const Swarm& swarm, const CommRecorder& comm,
                           const std::function<void(AgentArchive&)>& driver_state);
 
 /// Removes folder's checkpoints (every rank's) and any half-written one (a kill while writing

@@ -61,8 +61,8 @@ class CheckpointWriter final : public CheckpointSink {
     counters.times.updates_s = driver_times_.updates_s;
     counters.times.wall_s = wall_before_ + seconds_since(start_);
     const auto begin = WallClock::now();
-    stats_.last_bytes = write_checkpoint(staging_, name_, identity_, policy_, counters, world_,
-                                         swarm_, comm_, driver_state);
+    stats_.last_bytes = write_checkpoint(staging_, name_, ranks_ != nullptr, identity_, policy_,
+                                         counters, world_, swarm_, comm_, driver_state);
     stats_.seconds += seconds_since(begin);
     ++stats_.written;
     last_ = WallClock::now();

@@ -144,14 +144,18 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   const uint32_t rank = ranks ? ranks->rank() : 0, rank_count = ranks ? ranks->ranks() : 1;
   const fs::path staging = OutputFolder::staging_path(options.out);
   const std::string checkpoint_file = checkpoint_name(rank, rank_count);
-  const fs::path checkpoint = staging / checkpoint_file;
+  fs::path checkpoint = staging / checkpoint_file;
   if (const uint32_t saved = checkpoint_ranks(staging); saved != 0 && saved != rank_count)
     throw InputError(fmt::format(
         "{}: holds the checkpoint of a run over {} MPI rank{}: resume it with as many (this "
         "run has {}), or remove the folder to start over",
         staging.string(), saved, saved == 1 ? "" : "s", rank_count));
-  const bool resuming = fs::exists(checkpoint);
-  if (ranks) agree_on_resuming(resuming, *ranks, staging);
+  bool resuming = fs::exists(checkpoint);
+  if (ranks) {  // every rank resumes, from parts of one iteration, or none does
+    const std::optional<fs::path> part = agree_on_checkpoint(staging, checkpoint_file, *ranks);
+    resuming = part.has_value();
+    if (part) checkpoint = *part;
+  }
   CheckpointPolicy policy = options.checkpoints;
   CheckpointIdentity identity;
   if (resuming || policy.enabled()) identity = checkpoint_identity(spec);
