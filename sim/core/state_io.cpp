@@ -103,8 +103,8 @@ StateReader::StateReader(std::string path) : path_(std::move(path)) {
   hash_ = kHashSeed;
 }
 
-StateReader::StateReader(std::span<const std::byte> memory, std::string what)
-    : path_(std::move(what)), memory_(memory.data()), payload_(memory.size()) {}
+StateReader::StateReader(std::span<const std::byte> memory, const char* what)
+    : memory_(memory.data()), what_(what), payload_(memory.size()) {}
 
 StateReader::~StateReader() {
   if (file_ != nullptr) std::fclose(file_);
@@ -112,7 +112,7 @@ StateReader::~StateReader() {
 
 void StateReader::fail(const std::string& what) const {
   if (memory_ != nullptr)  // what another rank wrote: a bug, not a damaged file
-    DLSIM_CHECK(false, "{}: cannot be read at byte {}: {}", path_, offset_, what);
+    DLSIM_CHECK(false, "{}: cannot be read at byte {}: {}", what_, offset_, what);
   throw InputError(fmt::format("{}: damaged checkpoint at byte {}: {}", path_, offset_, what));
 }
 

@@ -69,8 +69,8 @@ class StateReader {
   /// short or damaged.
   explicit StateReader(std::string path);
   /// Reads `memory` (which outlives the reader) instead, a StateWriter's in-memory bytes;
-  /// failures name `what` ("a message from rank 2") in place of a file.
-  StateReader(std::span<const std::byte> memory, std::string what);
+  /// failures name `what` (a literal: no allocation per message) in place of a file.
+  StateReader(std::span<const std::byte> memory, const char* what);
   ~StateReader();
   StateReader(const StateReader&) = delete;
   StateReader& operator=(const StateReader&) = delete;
@@ -118,6 +118,7 @@ class StateReader {
   std::string path_;
   std::FILE* file_ = nullptr;
   const std::byte* memory_ = nullptr;  // in memory: the bytes read
+  const char* what_ = nullptr;         // in memory: what they are, for failures
   std::vector<unsigned char> buffer_;  // the block being read
   size_t buffer_pos_ = 0;
   uint64_t buffered_end_ = 0;  // payload bytes read from the file so far

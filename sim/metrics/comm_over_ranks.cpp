@@ -1,7 +1,5 @@
 #include "sim/metrics/comm_over_ranks.hpp"
 
-#include <fmt/format.h>
-
 #include "sim/core/state_io.hpp"
 
 namespace dlsim {
@@ -17,7 +15,7 @@ CommRecorder comm_over_ranks(const CommRecorder& mine, RankCollectives& ranks) {
   CommRecorder total = mine;
   for (uint32_t r = 1; r < all.size(); ++r) {
     CommRecorder theirs(mine.node_count(), mine.tensor_names());
-    StateReader reader(all[r], fmt::format("the communication counts of rank {}", r));
+    StateReader reader(all[r], "another rank's communication counts");
     StateArchive ar(reader);
     theirs.archive(ar);
     reader.finish();

@@ -5,7 +5,8 @@
 
 namespace dlsim {
 
-MessageShipping::MessageShipping(Swarm& swarm) : swarm_(swarm) {
+MessageShipping::MessageShipping(Swarm& swarm)
+    : swarm_(swarm), received_(swarm.network().graph().node_count()) {
   swarm.sim().set_shipping(EventKind::kLinkArrival, *this);
   swarm.sim().set_shipping(EventKind::kDelivery, *this);
 }
@@ -20,9 +21,9 @@ void MessageShipping::pack(const Event& e, std::vector<std::byte>& out) {
 }
 
 uint32_t MessageShipping::unpack(const Event& e, std::span<const std::byte> content) {
-  StateReader reader(content, fmt::format("a message for node {}", e.agent.value));
+  StateReader reader(content, "a message from another rank");
   AgentArchive ar(reader);
-  ar.take_snapshots_from(received_);
+  ar.take_snapshots_from(received_.at(e.agent.value));
   HandedOverMessage where;
   Message m;
   ar.value(where);

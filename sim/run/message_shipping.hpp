@@ -7,6 +7,8 @@
 // leaves only once it is on the wire.
 #pragma once
 
+#include <vector>
+
 #include "sim/agents/snapshot_pool.hpp"
 #include "sim/core/partition_exchange.hpp"
 #include "sim/network/network.hpp"
@@ -28,10 +30,12 @@ class MessageShipping final : public EventShipping {
 
  private:
   Swarm& swarm_;
-  // The snapshots of messages from other ranks: model-sized buffers reused once their messages
-  // and copies are gone (a fresh allocation faults in hundreds of pages). Taken from on the
-  // window loop's thread only, while no update runs.
-  SnapshotPool received_;
+  // The snapshots of messages from other ranks, by the node they come to: model-sized buffers
+  // reused once their messages and copies are gone (a fresh allocation faults in hundreds of
+  // pages). One pool per node, as senders keep one per agent: take() scans its pool, which
+  // holds about the node's copies, not every crossing edge's. Taken from on the window loop's
+  // thread only, while no update runs.
+  std::vector<SnapshotPool> received_;
 };
 
 }  // namespace dlsim
