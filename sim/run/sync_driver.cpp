@@ -30,27 +30,33 @@ class Stopwatch {
 
 // Every agent's update, each thread taking a contiguous range of agents: with many small
 // agents (the 4,096-agent quadratic ring) handing them out one by one costs more than updating.
-void run_updates(std::span<Agent> agents, ThreadPool& pool, Algorithm& algorithm, Swarm& swarm) {
+void run_updates(std::span<Agent> agents, ThreadPool& pool, Algorithm& algorithm,
+                 const Swarm& swarm) {
   const size_t ranges = std::min<size_t>(pool.threads(), agents.size());
-  const Simulator& sim = swarm.sim();
   pool.parallel_for(ranges, [&](size_t r) {
     const size_t first = r * agents.size() / ranges, end = (r + 1) * agents.size() / ranges;
     for (size_t i = first; i < end; ++i)
-      if (sim.runs_here(agents[i].id) && swarm.computes(agents[i].id)) algorithm.update(agents[i]);
+      if (swarm.computes(agents[i].id)) algorithm.update(agents[i]);
   });
+}
+
+// The agents this process computes: all of them, or over MPI ranks its rank's contiguous block
+// (so that the threads share that block, not the whole run's agents).
+std::span<Agent> agents_here(std::span<Agent> agents, const Simulator& sim) {
+  const auto here = [&](const Agent& a) { return sim.runs_here(a.id); };
+  const auto first = std::find_if(agents.begin(), agents.end(), here);
+  const auto end = std::find_if_not(first, agents.end(), here);
+  DLSIM_CHECK(std::none_of(end, agents.end(), here), "this rank's agents are not one block");
+  return {first, end};
 }
 
 // The first diverged agent of this process's agents; over ranks, the first of every rank's
 // (each checks only its own agents' losses, the others' are not computed here).
-std::optional<RunOutcome> check_losses_here(std::span<const Agent> agents, const Simulator& sim,
-                                            int64_t k, RankCollectives* ranks) {
-  if (!ranks) return check_losses(agents, k);
-  int64_t first = INT64_MAX;
-  for (const Agent& a : agents)
-    if (sim.runs_here(a.id) && !std::isfinite(a.loss)) {
-      first = a.id.value;
-      break;
-    }
+std::optional<RunOutcome> check_losses_here(std::span<const Agent> here, int64_t k,
+                                            RankCollectives* ranks) {
+  const std::optional<RunOutcome> mine = check_losses(here, k);
+  if (!ranks) return mine;
+  int64_t first = mine ? mine->diverged_agent : INT64_MAX;
   ranks->all_reduce(std::span(&first, 1), Reduction::kMin);
   if (first == INT64_MAX) return std::nullopt;
   RunOutcome out;
@@ -81,6 +87,7 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
   const std::span<Agent> agents = swarm.agents();
   Algorithm& algorithm = swarm.algorithm();
   Simulator& sim = swarm.sim();
+  const std::span<Agent> here = agents_here(agents, sim);
   RunOutcome outcome;
   Stopwatch watch(config.timings);
   SyncFastPath* const fast = dynamic_cast<SyncFastPath*>(&algorithm);  // optional
@@ -96,22 +103,20 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
     watch.restart();  // the observer (evaluation) times itself
     algorithm.begin_round(k, sim.now());
     swarm.begin_round();  // churn: who is online, rejoin pulls
-    pool.parallel_for(agents.size(), [&](size_t i) {
-      Agent& a = agents[i];
-      if (!sim.runs_here(a.id)) return;   // another rank's
+    pool.parallel_for(here.size(), [&](size_t i) {
+      Agent& a = here[i];
       if (!swarm.computes(a.id)) return;  // offline (or pulling its model back)
       algorithm.prepare(a);
       if (!fast || !fast->fused_local_step(a)) a.loss = a.learner->gradient(a.x, a.g);
       algorithm.after_gradient(a);
     });
     watch.lap(&DriverTimings::training_s);
-    if (auto diverged = check_losses_here(agents, sim, k, config.ranks)) return *diverged;
+    if (auto diverged = check_losses_here(here, k, config.ranks)) return *diverged;
     const SimTime round_start = sim.now();
     // Offline agents' steps are scheduled too (and do nothing), so a round lasts at least the
     // slowest compute time even when everyone is offline: the clock, and with it churn, moves.
-    for (const Agent& a : agents)
-      if (sim.runs_here(a.id))
-        sim.schedule_at(round_start + config.compute_time[a.id.value], EventKind::kAgentStep, a.id);
+    for (const Agent& a : here)
+      sim.schedule_at(round_start + config.compute_time[a.id.value], EventKind::kAgentStep, a.id);
     // The round lasts until its last message has arrived: the queue runs dry.
     sim.run([&](const Event& e) {
       if (swarm.dispatch(e)) return;
@@ -121,7 +126,7 @@ RunOutcome run_sync(Swarm& swarm, ThreadPool& pool, const DriverConfig& config,
     });
     watch.lap(&DriverTimings::events_s);
     if (hooks) hooks->before_updates(agents);
-    run_updates(agents, pool, algorithm, swarm);
+    run_updates(here, pool, algorithm, swarm);
     if (hooks) hooks->after_updates(agents);
     for (Agent& a : agents) ++a.iteration;
     watch.lap(&DriverTimings::updates_s);
