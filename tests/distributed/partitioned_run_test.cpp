@@ -7,10 +7,12 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "mpirun.hpp"
+#include "sim/core/build_info.hpp"
 
 using namespace dlsim::testing;
 using nlohmann::json;
@@ -74,6 +76,36 @@ void check_ranks_agree(const std::string& name, const std::string& scenario,
 }
 
 }  // namespace
+
+TEST_CASE("golden fingerprints of the smoke scenarios over 2 and 3 MPI ranks") {
+  // Those that cannot run over ranks exit 2: the collectives, EASGD's service node, one agent.
+  const std::set<std::string> refused{"allreduce", "local-sgd", "easgd", "centralized"};
+  std::ifstream in(std::string(DLSIM_SOURCE_DIR) + "/tests/golden/smoke_fingerprints.json");
+  REQUIRE(in);
+  const json builds = json::parse(in)["builds"];
+  if (!builds.contains(dlsim::build_key()))
+    return dlsim::skip_test("no goldens for this build (" + dlsim::build_key() + ")");
+  const json& golden = builds[dlsim::build_key()];
+  const fs::path dir = scratch("golden");
+  if (!mpirun_works(dir)) return;
+  size_t checked = 0;
+  for (const auto& [name, fingerprint] : golden.items())
+    for (int ranks : {2, 3}) {
+      CAPTURE(name);
+      CAPTURE(ranks);
+      const std::string out = fmt::format("{}-{}", name, ranks);
+      const Outcome r = run(mpirun(ranks) + run_command(smoke(name), out, {}), dir);
+      INFO(r.err);
+      if (refused.contains(name)) {
+        CHECK(r.exit_code == 2);
+        continue;
+      }
+      REQUIRE(r.exit_code == 0);
+      CHECK(json::parse(read_text(dir / out / "summary.json"))["fingerprint"] == fingerprint);
+      ++checked;
+    }
+  CHECK(checked == 2 * (golden.size() - refused.size()));
+}
 
 TEST_CASE("dlsim run over 2 and 3 MPI ranks: sync DETSGRAD, D-PSGD and gossip as one process") {
   check_ranks_agree("detsgrad", smoke("detsgrad"));
