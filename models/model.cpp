@@ -245,11 +245,22 @@ void Model::set_optimum(std::shared_ptr<const Eigen::VectorXf> optimum) {
   optimum_ = std::move(optimum);
 }
 
+void QuadraticOptimum::add(const Eigen::VectorXf& target) {
+  if (count_++ == 0)
+    sum_ = target;
+  else
+    sum_ += target;
+}
+
+Eigen::VectorXf QuadraticOptimum::mean() const {
+  DLSIM_CHECK(count_ > 0, "the optimum of no models");
+  return sum_ / static_cast<float>(count_);
+}
+
 Eigen::VectorXf quadratic_optimum(const std::vector<const Model*>& models) {
-  DLSIM_CHECK(!models.empty(), "the optimum of no models");
-  Eigen::VectorXf sum = models[0]->quadratic_target();
-  for (size_t i = 1; i < models.size(); ++i) sum += models[i]->quadratic_target();
-  return sum / static_cast<float>(models.size());
+  QuadraticOptimum optimum;
+  for (const Model* m : models) optimum.add(m->quadratic_target());
+  return optimum.mean();
 }
 
 }  // namespace dlsim::models

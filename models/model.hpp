@@ -124,6 +124,20 @@ class Model {
   std::shared_ptr<const Eigen::VectorXf> optimum_;
 };
 
+/// The mean of quadratic targets, added one at a time in agent order: the global optimum of
+/// sum_i f_i. A process that holds only some agents' models (a run over MPI ranks) adds the
+/// others' targets as it draws them, and gets the same bits.
+class QuadraticOptimum {
+ public:
+  void add(const Eigen::VectorXf& target);
+  /// The mean of the targets added (at least one).
+  Eigen::VectorXf mean() const;
+
+ private:
+  Eigen::VectorXf sum_;
+  uint32_t count_ = 0;
+};
+
 /// All agents' targets' mean: the global optimum of sum_i f_i for quadratic models.
 Eigen::VectorXf quadratic_optimum(const std::vector<const Model*>& models);
 

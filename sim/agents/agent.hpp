@@ -1,9 +1,15 @@
 // One simulated agent's own state: parameters, this iteration's gradient, its learner and its
 // random streams. Algorithm-specific state (held copies, peers) lives in the algorithm.
+//
+// Over MPI ranks a process holds only its block of agents in full; the others are
+// place-holders (held() false): their id and streams, no parameters (x and g empty) and no
+// learner, so that what an algorithm sizes from a.x costs them nothing. Only the agent's own
+// rank computes, sends or saves it (docs/partitioned-runs.md, slice (d)).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <span>
 
 #include "sim/agents/learner.hpp"
 #include "sim/core/ids.hpp"
@@ -30,6 +36,13 @@ struct Agent {
   RandomStream trigger_rng;  // draws of the trigger (probability triggers)
   RandomStream peer_rng;     // choice of gossip peers
   RandomStream compress_rng; // draws of the compressor (random_k, qsgd)
+
+  /// Whether this process holds the agent in full (not a place-holder).
+  bool held() const { return learner != nullptr; }
 };
+
+/// The first agent this process holds in full: every agent trains the same architecture, so its
+/// tensors and size are everyone's. Every process holds at least one.
+const Agent& first_held(std::span<const Agent> agents);
 
 }  // namespace dlsim

@@ -43,9 +43,10 @@ void Detsgrad::start(std::span<Agent> agents) {
   state_.assign(agents.size(), PerAgent{});
   compression_.start(agents);
   // Every agent trains the same architecture: the first one's tensors are everyone's.
-  if (tensor_events_ && !agents.empty())
-    tensor_events_->start(agents.size(), agents.front().learner->parameter_tensors(),
-                          agents.front().x.size());
+  if (tensor_events_ && !agents.empty()) {
+    const Agent& any = first_held(agents);
+    tensor_events_->start(agents.size(), any.learner->parameter_tensors(), any.x.size());
+  }
   for (const Agent& a : agents) {
     PerAgent& s = state_[a.id.value];
     if (overlay_.dynamic()) {  // the round's sources (none before round 0)

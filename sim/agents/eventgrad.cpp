@@ -17,8 +17,8 @@ void Eventgrad::start(std::span<Agent> agents) {
               overlay_.node_count());
   DLSIM_CHECK(!agents.empty(), "no agents");
   // Every agent trains the same architecture: the first one's tensors are everyone's.
-  events_.start(agents.size(), agents.front().learner->parameter_tensors(),
-                agents.front().x.size());
+  const Agent& any = first_held(agents);
+  events_.start(agents.size(), any.learner->parameter_tensors(), any.x.size());
   state_.assign(agents.size(), PerAgent{});
   for (const Agent& a : agents) {
     PerAgent& s = state_[a.id.value];

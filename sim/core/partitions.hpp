@@ -33,6 +33,31 @@ inline Partitions contiguous_partitions(uint32_t nodes, uint32_t count, SimTime 
   return p;
 }
 
+/// Nodes [first, end): one partition's block of contiguous_partitions.
+struct NodeBlock {
+  uint32_t first = 0;
+  uint32_t end = 0;
+
+  bool contains(uint32_t node) const { return first <= node && node < end; }
+  uint32_t size() const { return end - first; }
+  friend bool operator==(const NodeBlock&, const NodeBlock&) = default;
+};
+
+/// Partition `index`'s block of contiguous_partitions(nodes, count, ...), without building it:
+/// node i is in partition floor(i * count / nodes), so a block starts at
+/// ceil(index * nodes / count).
+inline NodeBlock contiguous_block(uint32_t nodes, uint32_t count, uint32_t index) {
+  auto first_of = [&](uint64_t p) {
+    return static_cast<uint32_t>((p * nodes + count - 1) / count);
+  };
+  return NodeBlock{first_of(index), first_of(uint64_t{index} + 1)};
+}
+
+/// The largest block of contiguous_partitions(nodes, count, ...).
+inline uint32_t largest_contiguous_block(uint32_t nodes, uint32_t count) {
+  return (nodes + count - 1) / count;
+}
+
 /// A place in the events' order (time, then key: event.hpp). No event after it runs in a window.
 struct EventBound {
   SimTime time = SimTime::max();

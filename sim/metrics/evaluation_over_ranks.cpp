@@ -59,7 +59,7 @@ void Evaluator::evaluate_over_ranks(ThreadPool& pool, const EvalInput& in, const
   const size_t m = online == 0 ? static_cast<size_t>(seen[0]) : online;
 
   // The running sums, from the previous rank (zero on rank 0), through this rank's agents.
-  const Eigen::Index d = agents.front().x.size();
+  const Eigen::Index d = agents[first].x.size();  // agents outside [first, end) are not held
   const uint32_t rank = ranks.rank(), last = ranks.ranks() - 1;
   mean_.setZero(d);
   mean_exact_.setZero(d);

@@ -93,7 +93,8 @@ void archive_run(AgentArchive& ar, RunCounters& counters, World& world, Swarm& s
   ar.section(kMessagesPart);
   swarm.archive(ar);
   ar.section(kAgentsPart);
-  for (Agent& a : world.agents) archive_agent(a, ar);
+  for (Agent& a : world.agents)
+    if (a.held()) archive_agent(a, ar);  // over MPI ranks: this rank's block
   ar.section(kAlgorithmPart);
   world.algorithm->archive(ar);
   ar.section(kCommPart);

@@ -77,12 +77,4 @@ void agree_on_iteration(int64_t iteration, RankCollectives& ranks, const fs::pat
                     staging.string(), -range[1], range[0]));
 }
 
-// This rank's agents: a contiguous block (contiguous_partitions).
-std::pair<uint32_t, uint32_t> block_of(const Partitions& p, uint32_t rank) {
-  const auto first = std::find(p.of_node.begin(), p.of_node.end(), rank);
-  const auto end = std::find_if(first, p.of_node.end(), [&](uint32_t r) { return r != rank; });
-  return {static_cast<uint32_t>(first - p.of_node.begin()),
-          static_cast<uint32_t>(end - p.of_node.begin())};
-}
-
 }  // namespace dlsim

@@ -1,14 +1,12 @@
 // What `dlsim run` does differently over MPI ranks besides the windows: refusals of options,
-// agreeing on a resume, and this rank's block of agents (docs/partitioned-runs.md, slice (c)).
+// agreeing on a resume (docs/partitioned-runs.md, slice (c)).
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <utility>
 
-#include "sim/core/partitions.hpp"
 #include "sim/core/rank_collectives.hpp"
 #include "sim/run/run_scenario.hpp"
 
@@ -27,7 +25,5 @@ std::optional<std::filesystem::path> agree_on_checkpoint(const std::filesystem::
 /// Collective. InputError naming `staging` unless every rank's checkpoint is of `iteration`.
 void agree_on_iteration(int64_t iteration, RankCollectives& ranks,
                         const std::filesystem::path& staging);
-/// `rank`'s agents: a contiguous block [first, end) (contiguous_partitions).
-std::pair<uint32_t, uint32_t> block_of(const Partitions& p, uint32_t rank);
 
 }  // namespace dlsim

@@ -61,7 +61,7 @@ void check_final_parameters(const World& world, RunOutcome& outcome, RankCollect
 // The model's tensors by name, for the per-tensor send counts; one when the model is one tensor.
 std::vector<std::string> tensor_names(const World& world) {
   std::vector<std::string> names;
-  for (const TensorRange& t : world.agents.front().learner->parameter_tensors())
+  for (const TensorRange& t : first_held(world.agents).learner->parameter_tensors())
     names.push_back(t.name.empty() ? fmt::format("tensor{}", names.size()) : t.name);
   if (names.empty()) names.emplace_back("parameters");
   return names;
@@ -165,6 +165,10 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   }
   RunTimes times;
   ThreadPool pool(options.threads);  // before the world: building it is parallel too
+  if (ranks) {  // this rank builds only its block of agents, once the scenario may be partitioned
+    refuse_partitioning(spec, plan.agents, rank_count, PartitionsRun::kOverRanks);
+    plan.held = contiguous_block(plan.agents, rank_count, rank);
+  }
   const std::unique_ptr<World> world =
       build_world(spec, std::move(plan), options.data_paths, pool);
   for (const std::string& w : world->warnings) say << "dlsim: warning: " << w << '\n';
@@ -183,12 +187,13 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   if (options.virtual_ranks != 1)
     world->sim.partition(plan_partitions(*world, options.virtual_ranks));
   std::optional<MessageShipping> shipping;  // over MPI ranks: messages that cross them
-  std::pair<uint32_t, uint32_t> block{0, static_cast<uint32_t>(world->agents.size())};
   if (ranks) {
-    const Partitions p = plan_partitions(*world, ranks->ranks(), PartitionsRun::kOverRanks);
+    const Partitions p = plan_partitions(*world, rank_count, PartitionsRun::kOverRanks);
+    DLSIM_CHECK(p.of_node[world->held.first] == rank && p.of_node[world->held.end - 1] == rank,
+                "rank {} holds agents [{}, {}) of another partition", rank, world->held.first,
+                world->held.end);
     world->sim.partition(p, *ranks);
     shipping.emplace(swarm);
-    block = block_of(p, ranks->rank());
   }
   Resumed resumed;
   int64_t resumes = 0;
@@ -221,7 +226,7 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
                       learning_suspect(spec), resumed.counters.learning);
   EvaluationPoints points(*world, pool, comm, csv ? &*csv : nullptr, progress, times.eval_s,
                           options.between_iterations, watch, log);
-  if (ranks) points.over_ranks(*ranks, block.first, block.second);
+  if (ranks) points.over_ranks(*ranks, world->held.first, world->held.end);
   DriverTimings driver_times{times.training_s, times.events_s, times.updates_s};
   std::optional<CheckpointWriter> checkpoints;
   if (policy.enabled())

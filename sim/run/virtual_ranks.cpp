@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "sim/agents/round_hooks.hpp"
 #include "sim/core/error.hpp"
+#include "sim/scenario/algorithm_descriptor.hpp"
 #include "sim/scenario/underlay.hpp"
 
 namespace dlsim {
@@ -16,8 +16,7 @@ namespace {
 
 // Why each is refused: docs/partitioned-runs.md, "Slice (b)", "Refused with R > 1", and
 // "Slice (c)" for the MPI ranks.
-void refuse_what_needs_one_view(const World& world, uint32_t ranks, PartitionsRun where) {
-  const ScenarioSpec& spec = world.spec;
+void refuse_what_needs_one_view(const ScenarioSpec& spec, uint32_t ranks, PartitionsRun where) {
   auto refuse = [&](std::string_view key, std::string_view why) {
     throw InputError(fmt::format("{}: {}: {} (a run over {} {}ranks)", spec.file, key, why, ranks,
                                  where == PartitionsRun::kOverRanks ? "MPI " : ""));
@@ -42,12 +41,12 @@ void refuse_what_needs_one_view(const World& world, uint32_t ranks, PartitionsRu
   if (spec.network.failures.kind != FailureKind::kNone)
     refuse("/network/failures",
            "link failures cannot be partitioned yet: the links' states follow one clock");
-  if (world.network->graph().node_count() > world.agents.size())
+  const AlgorithmCapabilities& can = spec.algorithm.descriptor->capabilities();
+  if (can.service_node)
     refuse("/algorithm/kind", fmt::format("\"{}\" has a service node, which cannot be "
                                           "partitioned yet",
                                           spec.algorithm.name()));
-  if (const auto* hooks = dynamic_cast<const RoundHooks*>(world.algorithm.get());
-      hooks && hooks->collective())
+  if (can.rounds_in_async)  // a collective (RoundHooks::collective)
     refuse("/algorithm/kind", fmt::format("\"{}\" is a collective, which cannot be partitioned "
                                           "yet",
                                           spec.algorithm.name()));
@@ -59,18 +58,25 @@ void refuse_what_needs_one_view(const World& world, uint32_t ranks, PartitionsRu
 
 }  // namespace
 
-Partitions plan_partitions(const World& world, uint32_t ranks, PartitionsRun where) {
-  const auto agents = static_cast<uint32_t>(world.agents.size());
+void refuse_partitioning(const ScenarioSpec& spec, uint32_t agents, uint32_t ranks,
+                         PartitionsRun where) {
   if (where == PartitionsRun::kOverRanks && ranks > agents)
     throw InputError(
         fmt::format("{}: /agents: {} agents over {} MPI ranks: at most one rank per "
                     "agent",
-                    world.spec.file, agents, ranks));
+                    spec.file, agents, ranks));
   if (ranks == 0 || ranks > agents)
-    throw InputError(fmt::format("{}: --virtual-ranks {}: between 1 and the {} agents",
-                                 world.spec.file, ranks, agents));
-  refuse_what_needs_one_view(world, ranks,
-                             where);  // from here every node is an agent: no service node
+    throw InputError(fmt::format("{}: --virtual-ranks {}: between 1 and the {} agents", spec.file,
+                                 ranks, agents));
+  refuse_what_needs_one_view(spec, ranks, where);
+}
+
+Partitions plan_partitions(const World& world, uint32_t ranks, PartitionsRun where) {
+  const auto agents = static_cast<uint32_t>(world.agents.size());
+  refuse_partitioning(world.spec, agents, ranks, where);
+  // From here every node is an agent: no service node.
+  DLSIM_CHECK(world.network->graph().node_count() == agents, "{} nodes, {} agents",
+              world.network->graph().node_count(), agents);
   // No link between two blocks: they never meet, and the windows are as long as time.
   Partitions p = contiguous_partitions(agents, ranks, SimTime::max());
   if (ranks == 1) return p;

@@ -20,6 +20,11 @@ enum class PartitionsRun : uint8_t { kInProcess, kOverRanks };
 /// (max-min sharing, link failures, a service node or a collective, async rejoin pulls; over
 /// MPI ranks also every rejoin pull, omniscient attackers and CHOCO on a changing graph), for a
 /// zero lookahead and for more ranks than agents.
+/// The refusals of plan_partitions that need only the scenario and its `agents` (the agents
+/// that run): a run over MPI ranks checks them before it builds its share of the world, whose
+/// other agents are place-holders that a refused algorithm could not start with.
+void refuse_partitioning(const ScenarioSpec& spec, uint32_t agents, uint32_t ranks,
+                         PartitionsRun where);
 Partitions plan_partitions(const World& world, uint32_t ranks,
                            PartitionsRun where = PartitionsRun::kInProcess);
 

@@ -21,6 +21,7 @@ RunPlan plan_graphs(const ScenarioSpec& spec) {
     for (const topo::TopologySpec& g : spec.dynamic->graphs)
       plan.dynamic_graphs.push_back(topo::build_topology(g, spec.seed));
   plan.degrees = degrees_of(plan.graph, plan.dynamic_graphs);
+  plan.held = NodeBlock{0, plan.agents};
   return plan;
 }
 

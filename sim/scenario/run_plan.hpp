@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/core/partitions.hpp"
 #include "sim/scenario/graph_degrees.hpp"
 #include "sim/scenario/memory_estimate.hpp"
 #include "sim/scenario/scenario_spec.hpp"
@@ -25,6 +26,9 @@ struct RunPlan {
   std::vector<topo::Graph> dynamic_graphs;
   GraphDegrees degrees;   ///< of the graphs above
   MemoryEstimate memory;  ///< of the run, counting the graphs above
+  /// The agents this process holds in full: all of them, or over MPI ranks its contiguous block
+  /// (World::held).
+  NodeBlock held;
 };
 
 /// Plans a run of `spec` within `available_bytes` of memory; InputError (check_memory_fits:

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "models/data/load_dataset.hpp"
+#include "sim/core/error.hpp"
 #include "sim/scenario/algorithm_descriptor.hpp"
 #include "sim/scenario/underlay.hpp"
 
@@ -90,9 +91,13 @@ void build_agents(World& w, uint32_t agents, const models::DataPaths& paths, Thr
              : 1;
   std::shared_ptr<const models::Dataset> train(w.data, w.data ? &w.data->train : nullptr);
   std::vector<std::optional<Agent>> built(agents);
-  std::vector<ModelLearner*> learners(agents);
+  std::vector<ModelLearner*> learners(agents, nullptr);
   pool.parallel_for(agents, [&](size_t k) {
     const auto i = static_cast<uint32_t>(k);
+    if (!w.held.contains(i)) {  // a place-holder: another rank holds it
+      built[k].emplace(AgentId{i}, s.seed, nullptr, ParamVector());
+      return;
+    }
     RandomStream target_rng(s.seed, "target", i);
     models::Model model = models::Model::build(s.model, shape, target_rng);
     ParamVector x0(model.parameter_count());
@@ -105,21 +110,29 @@ void build_agents(World& w, uint32_t agents, const models::DataPaths& paths, Thr
   });
   // Quadratic models measure their distance to the optimum the honest agents seek: Byzantine
   // agents' objectives are left out, as their models are left out of every metric.
-  const std::vector<uint8_t> byzantine =
-      byzantine_mask(s.byzantine ? std::span<const uint32_t>(s.byzantine->agents)
-                                 : std::span<const uint32_t>(),
-                     agents);
-  std::vector<const models::Model*> honest;
+  const std::vector<uint8_t> byzantine = byzantine_mask(
+      s.byzantine ? std::span<const uint32_t>(s.byzantine->agents) : std::span<const uint32_t>(),
+      agents);
   w.agents.reserve(agents);
   for (uint32_t i = 0; i < agents; ++i) {
     w.learners.push_back(learners[i]);
     w.agents.push_back(std::move(*built[i]));
-    if (!byzantine[i]) honest.push_back(&learners[i]->model());
   }
-  if (w.is_quadratic()) {
-    auto optimum = std::make_shared<const Eigen::VectorXf>(models::quadratic_optimum(honest));
-    for (ModelLearner* l : w.learners) l->model().set_optimum(optimum);
+  if (!w.is_quadratic()) return;
+  // The targets of agents held elsewhere are drawn again here, one at a time, and dropped.
+  models::QuadraticOptimum sum;
+  for (uint32_t i = 0; i < agents; ++i) {
+    if (byzantine[i]) continue;
+    if (learners[i]) {
+      sum.add(learners[i]->model().quadratic_target());
+      continue;
+    }
+    RandomStream target_rng(s.seed, "target", i);
+    sum.add(models::Model::build(s.model, shape, target_rng).quadratic_target());
   }
+  auto optimum = std::make_shared<const Eigen::VectorXf>(sum.mean());
+  for (ModelLearner* l : w.learners)
+    if (l) l->model().set_optimum(optimum);
 }
 
 // Simulated time is int64 nanoseconds: iterations x the slowest step must fit (a sync round lasts
@@ -187,18 +200,23 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, RunPlan plan,
   w->degrees = plan.degrees;
   w->graph = std::move(plan.graph);
   w->dynamic_graphs = std::move(plan.dynamic_graphs);
+  DLSIM_CHECK(plan.held.first < plan.held.end && plan.held.end <= agents,
+              "agents [{}, {}) of {} held here", plan.held.first, plan.held.end, agents);
+  w->held = plan.held;
   // The physical network: the agents' graph, plus the algorithm's service nodes.
   w->network = std::make_unique<Network>(algorithm.network_graph(*w), network_config(spec, agents),
                                          spec.seed);
   build_agents(*w, agents, paths, pool);
   // label_flip (docs/algorithms.md, "Attacks"): the attackers train on labels 9 - y.
   if (spec.byzantine && spec.byzantine->attack.kind == AttackKind::kLabelFlip)
-    for (uint32_t b : spec.byzantine->agents) w->learners[b]->flip_labels();
+    for (uint32_t b : spec.byzantine->agents)
+      if (w->learners[b]) w->learners[b]->flip_labels();
   w->algorithm = algorithm.build(*w);
   if (spec.churn) w->churn = std::make_unique<Churn>(*spec.churn, agents, spec.seed);
   w->algorithm->start(w->agents);
-  const uint32_t batch = w->is_quadratic() ? 1 : w->learners.front()->batch_size();
-  const double flops = w->learners.front()->model().flops_per_sample(models::Phase::kTrain) * batch;
+  ModelLearner& any = *w->learners[w->held.first];
+  const uint32_t batch = w->is_quadratic() ? 1 : any.batch_size();
+  const double flops = any.model().flops_per_sample(models::Phase::kTrain) * batch;
   w->compute_time = compute_times(spec, agents, flops);
   check_time_fits(*w);
   warn_about_evaluation(*w);

@@ -32,8 +32,11 @@ struct World {
   std::shared_ptr<const models::DatasetSplit> data;  // null for quadratic models
   models::Dataset eval_set;                          // the fixed test subset every evaluation uses
   std::vector<std::vector<uint32_t>> class_counts;   // [agent][class] of the shards
+  /// The agents this process holds in full (RunPlan::held): all, or over MPI ranks its block.
+  /// The others are place-holders (Agent::held()), their learners null.
+  NodeBlock held;
   std::vector<Agent> agents;
-  std::vector<ModelLearner*> learners;  // agents[i].learner, typed
+  std::vector<ModelLearner*> learners;  // agents[i].learner, typed (null when not held)
   std::unique_ptr<Algorithm> algorithm;
   std::unique_ptr<Churn> churn;       // null without churn
   std::vector<SimTime> compute_time;  // per agent: simulated time of one local step
@@ -41,7 +44,7 @@ struct World {
 
   explicit World(const ScenarioSpec& s) : spec(s), sim(s.seed) {}
   bool is_quadratic() const { return !data; }
-  uint64_t parameter_count() const { return static_cast<uint64_t>(agents.front().x.size()); }
+  uint64_t parameter_count() const { return static_cast<uint64_t>(first_held(agents).x.size()); }
 };
 
 /// Builds everything a run needs (loads the dataset from `paths`). InputError for data that is

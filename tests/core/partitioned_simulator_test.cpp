@@ -2,6 +2,7 @@
 // partitions, the drivers' horizon. Each test compares against one partition, the reference.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -147,4 +148,22 @@ TEST_CASE("a horizon stops every partition after one event of the one-partition 
   // Node 3's event at 200 us comes after node 2's in the order (a larger origin): not run.
   CHECK(handled == std::vector<uint32_t>{3, 3, 3, 2});
   CHECK(sim.now() == SimTime::from_us(200));
+}
+
+TEST_CASE("contiguous_block is each partition's block of contiguous_partitions") {
+  for (uint32_t nodes : {1u, 2u, 7u, 16u, 100u, 1001u})
+    for (uint32_t count = 1; count <= std::min(nodes, 9u); ++count) {
+      const Partitions p = contiguous_partitions(nodes, count, SimTime{1});
+      uint32_t largest = 0;
+      for (uint32_t r = 0; r < count; ++r) {
+        const NodeBlock b = contiguous_block(nodes, count, r);
+        CAPTURE(nodes);
+        CAPTURE(count);
+        CAPTURE(r);
+        REQUIRE(b.first < b.end);
+        for (uint32_t i = 0; i < nodes; ++i) CHECK(b.contains(i) == (p.of_node[i] == r));
+        largest = std::max(largest, b.size());
+      }
+      CHECK(largest_contiguous_block(nodes, count) == largest);
+    }
 }

@@ -1,0 +1,68 @@
+// A world that holds only a block of its agents (a rank of a run over MPI ranks): the block's
+// agents are built as in the whole world, the others are place-holders without parameters or a
+// learner, and what every agent shares (the quadratic optimum, the model's size) is the same.
+#include <doctest/doctest.h>
+
+#include "sim/core/partitions.hpp"
+#include "sim/scenario/load_scenario.hpp"
+#include "sim/scenario/world.hpp"
+
+using namespace dlsim;
+
+namespace {
+
+std::unique_ptr<World> world_holding(const ScenarioSpec& spec, NodeBlock held) {
+  RunPlan plan = plan_run(spec);
+  plan.held = held;
+  return build_world(spec, std::move(plan), models::DataPaths{});
+}
+
+void check_block(const World& whole, const World& part, NodeBlock held) {
+  REQUIRE(part.agents.size() == whole.agents.size());
+  CHECK(part.held == held);
+  CHECK(part.parameter_count() == whole.parameter_count());
+  CHECK(part.compute_time == whole.compute_time);
+  for (uint32_t i = 0; i < part.agents.size(); ++i) {
+    const Agent& a = part.agents[i];
+    CAPTURE(i);
+    CHECK(a.id.value == i);
+    CHECK(a.held() == held.contains(i));
+    CHECK((part.learners[i] != nullptr) == held.contains(i));
+    if (held.contains(i)) {
+      CHECK(a.x == whole.agents[i].x);
+      CHECK(a.g.size() == whole.agents[i].g.size());
+    } else {
+      CHECK(a.x.size() == 0);
+      CHECK(a.g.size() == 0);
+    }
+  }
+  CHECK(&first_held(part.agents) == &part.agents[held.first]);
+}
+
+}  // namespace
+
+TEST_CASE("a world holding agents 1 and 2 of 4 builds them as the whole world does") {
+  const ScenarioSpec spec =
+      load_scenario(std::string(DLSIM_SOURCE_DIR) + "/scenarios/smoke/detsgrad.json", {});
+  const auto whole = build_world(spec, models::DataPaths{});
+  const NodeBlock held{1, 3};
+  const auto part = world_holding(spec, held);
+  check_block(*whole, *part, held);
+}
+
+TEST_CASE("a quadratic world holding one block draws every honest agent's target for the optimum") {
+  ScenarioSpec spec =
+      load_scenario(std::string(DLSIM_SOURCE_DIR) + "/scenarios/smoke/quadratic-detsgrad.json", {});
+  const auto whole = build_world(spec, models::DataPaths{});
+  const uint32_t n = spec.agents;
+  for (uint32_t rank : {0u, 1u, 2u}) {
+    const NodeBlock held = contiguous_block(n, 3, rank);
+    const auto part = world_holding(spec, held);
+    check_block(*whole, *part, held);
+    const Eigen::VectorXf* mine = part->learners[held.first]->model().optimum();
+    const Eigen::VectorXf* all = whole->learners[0]->model().optimum();
+    REQUIRE(mine != nullptr);
+    REQUIRE(all != nullptr);
+    CHECK(*mine == *all);  // the same bits: the same targets, added in the same order
+  }
+}
