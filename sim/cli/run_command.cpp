@@ -12,6 +12,7 @@
 #include "sim/distributed/run_ranks.hpp"
 #include "sim/metrics/summary.hpp"
 #include "sim/run/run_scenario.hpp"
+#include "sim/run/virtual_ranks.hpp"
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/run_plan.hpp"
 #include "sim/scenario/world.hpp"
@@ -135,14 +136,26 @@ void run_run(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
 void run_validate(const RunCommandOptions& o, std::ostream& out, std::ostream& err) {
   const std::string path = scenario_path(o);
   const ScenarioSpec spec = load_scenario(path, o.overrides);
-  RunPlan plan = plan_run(spec);  // refuses what cannot fit, before anything large is built
+  const uint32_t ranks = o.validate_ranks;
+  if (ranks > 1) refuse_partitioning(spec, running_agents(spec), ranks, PartitionsRun::kOverRanks);
+  // Refuses what cannot fit, before anything large is built. Over R ranks: rank 0's plan, whose
+  // block is the largest.
+  RunPlan plan = ranks > 1 ? plan_run(spec, ranks, 0) : plan_run(spec);
   const MemoryEstimate memory = plan.memory;
-  // Everything a run would build before its first step: graph, data, shards, models.
+  // Everything a run (over ranks: rank 0) would build before its first step: graph, data,
+  // shards, models.
   const std::unique_ptr<World> world = build_world(spec, std::move(plan), data_paths(o));
+  if (ranks > 1) plan_partitions(*world, ranks, PartitionsRun::kOverRanks);  // the lookahead
   for (const std::string& w : world->warnings) err << "dlsim: warning: " << w << '\n';
   out << fmt::format("{}: ok ({}, {} agents, {} parameters each)\n", path, spec.name,
                      spec.agents, world->parameter_count());
-  out << fmt::format("memory: estimated {}\n", format_bytes(memory.total_bytes()));
+  if (ranks > 1)
+    out << fmt::format(
+        "memory: estimated {} per rank over {} MPI ranks (the largest share: {} "
+        "agents)\n",
+        format_bytes(memory.total_bytes()), ranks, world->held.size());
+  else
+    out << fmt::format("memory: estimated {}\n", format_bytes(memory.total_bytes()));
   for (const MemoryPart& p : memory.parts)
     out << fmt::format("  {:<8} {:>10}  {}\n", p.name, format_bytes(p.bytes), p.detail);
 }
@@ -171,6 +184,11 @@ void add_run_commands(CLI::App& app, std::ostream& out, std::ostream& err) {
   validate->add_option("scenario", options->scenario, "Scenario file")->required();
   validate->add_option("--set", options->overrides, "Override a key: /json/pointer=VALUE");
   validate->add_option("--data-dir", options->data_dir, "Data folder");
+  validate
+      ->add_option("--ranks", options->validate_ranks,
+                   "Check it as a run over R MPI ranks would: what they refuse, and the "
+                   "memory of the largest rank's share")
+      ->check(CLI::PositiveNumber);
   validate->callback([options, &out, &err] { run_validate(*options, out, err); });
 }
 

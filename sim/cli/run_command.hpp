@@ -19,6 +19,7 @@ struct RunCommandOptions {
   std::vector<std::string> overrides;  // --set
   unsigned threads = 0;               // 0: all cores
   uint32_t virtual_ranks = 1;         // partitions run in windows in this process
+  uint32_t validate_ranks = 1;        // validate --ranks: as a run over this many MPI ranks
   bool quiet = false;
   std::optional<std::string> data_dir;
   std::string checkpoint_every;  // empty: no checkpoints

@@ -136,12 +136,17 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   const bool leader = !ranks || ranks->rank() == 0;  // writes the folder, logs
   std::ostream silent(nullptr);                      // the other ranks' log: rank 0 says it once
   std::ostream& say = leader ? log : silent;
-  RunPlan plan = plan_run(spec);  // refuses what cannot fit, before anything is written
+  const uint32_t rank = ranks ? ranks->rank() : 0, rank_count = ranks ? ranks->ranks() : 1;
+  if (ranks) {  // before the plan: over ranks it is of this rank's block of agents
+    refuse_over_ranks(options, rank_count);
+    refuse_partitioning(spec, running_agents(spec), rank_count, PartitionsRun::kOverRanks);
+  }
+  // Refuses what cannot fit (over ranks: in the largest rank's share), before anything is
+  // written.
+  RunPlan plan = ranks ? plan_run(spec, rank_count, rank) : plan_run(spec);
   const MemoryEstimate memory = plan.memory;
   // A checkpoint in OUT.tmp: this run continues it, if it is this build's and scenario's, and
   // was written by as many ranks (each resumes its own part).
-  if (ranks) refuse_over_ranks(options, ranks->ranks());
-  const uint32_t rank = ranks ? ranks->rank() : 0, rank_count = ranks ? ranks->ranks() : 1;
   const fs::path staging = OutputFolder::staging_path(options.out);
   const std::string checkpoint_file = checkpoint_name(rank, rank_count);
   fs::path checkpoint = staging / checkpoint_file;
@@ -165,10 +170,6 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   }
   RunTimes times;
   ThreadPool pool(options.threads);  // before the world: building it is parallel too
-  if (ranks) {  // this rank builds only its block of agents, once the scenario may be partitioned
-    refuse_partitioning(spec, plan.agents, rank_count, PartitionsRun::kOverRanks);
-    plan.held = contiguous_block(plan.agents, rank_count, rank);
-  }
   const std::unique_ptr<World> world =
       build_world(spec, std::move(plan), options.data_paths, pool);
   for (const std::string& w : world->warnings) say << "dlsim: warning: " << w << '\n';

@@ -22,6 +22,16 @@ namespace {
 // learner objects, the algorithm's per-agent records, its share of the event queue and network).
 constexpr uint64_t kProcessBytes = 9ull << 20;
 constexpr uint64_t kAgentBytes = 3ull << 10;
+// Over MPI ranks (docs/partitioned-runs.md, slice (d)): an agent another rank holds still has its
+// Agent record, streams, the algorithm's per-agent record and its links here (a third of an
+// agent's bookkeeping, an assumption inside the measured total below); and each link into
+// this rank's block from another rank's agent brings copies of that agent's model: the one held,
+// the next arriving, the pool's spare, and the window's bytes sent and received. Measured
+// (tools/bench/rank_memory.sh): 100,000 quadratic agents of 1,000 parameters on a random
+// 4-regular graph, async DETSGRAD, 2 ranks: 4.0 GB per rank, of which 1.7 GB is half of one
+// process's run, over 100,000 links in: 5.7 vectors each.
+constexpr uint64_t kPlaceHolderBytes = 1ull << 10;
+constexpr double kVectorsPerLinkIn = 6.0;
 
 // A compression's messages and scratch, in parameter vectors per agent: about two messages
 // alive (the one being sent and the last one still held), each k indices and k values (d values
@@ -231,18 +241,29 @@ MemoryEstimator::MemoryEstimator(const ScenarioSpec& spec, uint64_t available_by
   model_ = model_facts(spec, batch_);
 }
 
-MemoryEstimate MemoryEstimator::before_graphs() const { return estimate(GraphDegrees{}, false); }
-
-MemoryEstimate MemoryEstimator::estimate(const GraphDegrees& degrees) const {
-  return estimate(degrees, true);
+MemoryEstimate MemoryEstimator::before_graphs() const {
+  return estimate(GraphDegrees{}, false, RankShare{});
 }
 
-MemoryEstimate MemoryEstimator::estimate(const GraphDegrees& degrees, bool in_flight_part) const {
+MemoryEstimate MemoryEstimator::estimate(const GraphDegrees& degrees) const {
+  return estimate(degrees, true, RankShare{});
+}
+
+MemoryEstimate MemoryEstimator::estimate(const GraphDegrees& degrees,
+                                         const RankShare& share) const {
+  return estimate(degrees, true, share);
+}
+
+MemoryEstimate MemoryEstimator::estimate(const GraphDegrees& degrees, bool in_flight_part,
+                                         const RankShare& share) const {
   const ScenarioSpec& s = spec_;
   const ModelFacts& m = model_;
   const uint64_t batch = batch_;
   const AlgorithmDescriptor& algorithm = *s.algorithm.descriptor;
-  const uint64_t model_agents = algorithm.capabilities().centralized ? 1 : s.agents;
+  // Over MPI ranks a rank holds its block in full and the other agents as place-holders.
+  const bool over_ranks = share.ranks > 1;
+  const uint64_t agents = over_ranks ? share.held : s.agents;
+  const uint64_t model_agents = algorithm.capabilities().centralized ? 1 : agents;
   // The parameter-sized vectors the algorithm holds besides each agent's x and g (snapshot pools
   // hold the buffer in use plus the one neighbours still read until the next copy arrives).
   const AlgorithmCopies copies = algorithm.copies(s, degrees);
@@ -272,9 +293,15 @@ MemoryEstimate MemoryEstimator::estimate(const GraphDegrees& degrees, bool in_fl
   if (in_flight > 0.0)
     e.parts.push_back(
         {"in flight", "/network/bandwidth",
-         saturating_mul(in_flight * static_cast<double>(s.agents), vector_bytes),
+         saturating_mul(in_flight * static_cast<double>(agents), vector_bytes),
          fmt::format("{} agents x {:.3g} copies kept while messages travel x {} parameters x 4 B",
-                     s.agents, in_flight, m.parameters)});
+                     agents, in_flight, m.parameters)});
+  if (over_ranks && share.links_in > 0)
+    e.parts.push_back(
+        {"ranks", "/agents",
+         saturating_mul(kVectorsPerLinkIn * static_cast<double>(share.links_in), vector_bytes),
+         fmt::format("{} links in from other ranks x {:.3g} copies x {} parameters x 4 B",
+                     share.links_in, kVectorsPerLinkIn, m.parameters)});
   // An attacker that crafts its messages makes one vector per honest target where an honest
   // sender shares one snapshot: its targets hold the last ones while it makes the next.
   if (s.byzantine && s.byzantine->crafts_messages()) {
@@ -285,8 +312,14 @@ MemoryEstimate MemoryEstimator::estimate(const GraphDegrees& degrees, bool in_fl
                                    "parameters x 4 B",
                                    s.byzantine->agents.size(), degrees.largest, m.parameters)});
   }
-  e.parts.push_back({"agents", "/agents", s.agents * kAgentBytes,
-                     fmt::format("{} agents x {}", s.agents, format_bytes(kAgentBytes))});
+  if (over_ranks)
+    e.parts.push_back(
+        {"agents", "/agents", agents * kAgentBytes + (s.agents - agents) * kPlaceHolderBytes,
+         fmt::format("{} agents x {} and {} place-holders x {}", agents, format_bytes(kAgentBytes),
+                     s.agents - agents, format_bytes(kPlaceHolderBytes))});
+  else
+    e.parts.push_back({"agents", "/agents", s.agents * kAgentBytes,
+                       fmt::format("{} agents x {}", s.agents, format_bytes(kAgentBytes))});
   // A complete physical graph (the default underlay of a dynamic topology) is n(n-1)/2 edges,
   // each two links and its graph entries; the other kinds have O(n) edges, inside "agents".
   // Markov link failures add each edge's state: its stream, flag, last failure, pending change.

@@ -45,6 +45,15 @@ struct MemoryEstimate {
   const MemoryPart& largest() const;
 };
 
+/// The largest share of one MPI rank in a run over `ranks` ranks (run_plan.hpp, rank_share):
+/// the most agents a rank holds in full, and the most links into one rank's block from agents
+/// other ranks hold, along which copies of their models arrive. One process: all agents, none.
+struct RankShare {
+  uint32_t ranks = 1;
+  uint64_t held = 0;
+  uint64_t links_in = 0;
+};
+
 /// What the estimate knows of one agent's model, from a probe model (models/workspace_probe.hpp)
 /// when that is small and quick on this machine, otherwise from the activations' lower bound.
 struct ModelFacts {
@@ -70,9 +79,12 @@ class MemoryEstimator {
   MemoryEstimate before_graphs() const;
   /// The estimate over graphs of these degrees.
   MemoryEstimate estimate(const GraphDegrees& degrees) const;
+  /// The estimate of the largest rank's share of a run over MPI ranks.
+  MemoryEstimate estimate(const GraphDegrees& degrees, const RankShare& share) const;
 
  private:
-  MemoryEstimate estimate(const GraphDegrees& degrees, bool in_flight) const;
+  MemoryEstimate estimate(const GraphDegrees& degrees, bool in_flight,
+                          const RankShare& share) const;
 
   const ScenarioSpec& spec_;
   uint64_t available_bytes_;

@@ -1,5 +1,8 @@
 #include "sim/scenario/run_plan.hpp"
 
+#include <algorithm>
+
+#include "sim/core/error.hpp"
 #include "sim/core/system_memory.hpp"
 #include "sim/scenario/algorithm_descriptor.hpp"
 #include "sim/scenario/underlay.hpp"
@@ -7,9 +10,13 @@
 
 namespace dlsim {
 
+uint32_t running_agents(const ScenarioSpec& spec) {
+  return spec.algorithm.descriptor->capabilities().centralized ? 1 : spec.agents;
+}
+
 RunPlan plan_graphs(const ScenarioSpec& spec) {
   RunPlan plan;
-  plan.agents = spec.algorithm.descriptor->capabilities().centralized ? 1 : spec.agents;
+  plan.agents = running_agents(spec);
   if (plan.agents == 1) {
     plan.graph = topo::Graph(1, {});
   } else if (implicit_complete_underlay(spec)) {
@@ -34,12 +41,62 @@ RunPlan plan_run(const ScenarioSpec& spec, uint64_t available_bytes) {
   return plan;
 }
 
+namespace {
+
+// Per block of contiguous_partitions: the links of `g` into it from other blocks.
+std::vector<uint64_t> links_into_blocks(const topo::Graph& g, uint32_t ranks) {
+  const uint32_t n = g.node_count();
+  std::vector<uint64_t> links(ranks, 0);
+  const auto block_of = [&](uint32_t v) { return static_cast<uint32_t>(uint64_t{v} * ranks / n); };
+  for (uint32_t v = 0; v < n; ++v)
+    for (uint32_t u : g.neighbors(v))
+      if (block_of(u) != block_of(v)) ++links[block_of(v)];
+  return links;
+}
+
+}  // namespace
+
+RankShare rank_share(const ScenarioSpec& spec, const RunPlan& plan, uint32_t ranks) {
+  RankShare share{ranks, largest_contiguous_block(plan.agents, ranks), 0};
+  if (ranks < 2) return share;
+  std::vector<const topo::Graph*> graphs;
+  if (!plan.graph.edges().empty()) graphs.push_back(&plan.graph);  // not an implicit underlay
+  for (const topo::Graph& g : plan.dynamic_graphs) graphs.push_back(&g);
+  const bool drawn = spec.dynamic && plan.dynamic_graphs.empty();  // epidemic peers, say
+  if (drawn || graphs.empty()) {
+    const uint64_t degree =
+        std::max<uint64_t>({plan.degrees.largest, plan.degrees.dynamic_largest, 1});
+    share.links_in = share.held * std::min<uint64_t>(degree, plan.agents - share.held);
+    return share;
+  }
+  for (const topo::Graph* g : graphs)
+    for (uint64_t links : links_into_blocks(*g, ranks))
+      share.links_in = std::max(share.links_in, links);
+  return share;
+}
+
+RunPlan plan_run(const ScenarioSpec& spec, uint64_t available_bytes, uint32_t ranks,
+                 uint32_t rank) {
+  DLSIM_CHECK(ranks > 1 && rank < ranks, "rank {} of {}", rank, ranks);
+  const MemoryEstimator estimator(spec, available_bytes);
+  RunPlan plan = plan_graphs(spec);
+  DLSIM_CHECK(plan.agents >= ranks, "{} agents over {} ranks", plan.agents, ranks);
+  plan.memory = estimator.estimate(plan.degrees, rank_share(spec, plan, ranks));
+  check_memory_fits(spec, plan.memory, available_bytes);
+  plan.held = contiguous_block(plan.agents, ranks, rank);
+  return plan;
+}
+
 MemoryEstimate estimate_memory(const ScenarioSpec& spec, uint64_t available_bytes) {
   return MemoryEstimator(spec, available_bytes).estimate(plan_graphs(spec).degrees);
 }
 
 RunPlan plan_run(const ScenarioSpec& spec) {
   return plan_run(spec, available_memory_bytes().value_or(UINT64_MAX));
+}
+
+RunPlan plan_run(const ScenarioSpec& spec, uint32_t ranks, uint32_t rank) {
+  return plan_run(spec, available_memory_bytes().value_or(UINT64_MAX), ranks, rank);
 }
 
 }  // namespace dlsim

@@ -37,6 +37,18 @@ struct RunPlan {
 RunPlan plan_run(const ScenarioSpec& spec, uint64_t available_bytes);
 /// plan_run against available_memory_bytes() (no bound when it cannot be read).
 RunPlan plan_run(const ScenarioSpec& spec);
+/// The plan of one rank of a run over `ranks` MPI ranks (> 1): the estimate and the check are
+/// those of the largest rank's share (rank_share), and `held` is rank `rank`'s block.
+RunPlan plan_run(const ScenarioSpec& spec, uint64_t available_bytes, uint32_t ranks, uint32_t rank);
+RunPlan plan_run(const ScenarioSpec& spec, uint32_t ranks, uint32_t rank);
+/// The agents that run: the scenario's, or 1 for a centralized run.
+uint32_t running_agents(const ScenarioSpec& spec);
+
+/// The largest share of one rank when the agents of `plan` are split over `ranks` contiguous
+/// blocks: the largest block, and the most links into one block from the others (over the
+/// agents' graph and a dynamic topology's graphs; with graphs whose links are implicit or drawn
+/// as the run goes, every held agent's largest degree, at most the agents outside).
+RankShare rank_share(const ScenarioSpec& spec, const RunPlan& plan, uint32_t ranks);
 
 /// The graphs of a run of `spec` and their degrees, without an estimate or a memory check.
 RunPlan plan_graphs(const ScenarioSpec& spec);

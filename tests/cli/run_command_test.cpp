@@ -570,6 +570,28 @@ TEST_CASE("dlsim validate accepts a good scenario and rejects a bad one") {
   CHECK(r.err.find(": /trigger: algorithm \"allreduce\" takes no trigger") != std::string::npos);
 }
 
+TEST_CASE(
+    "dlsim validate --ranks R estimates the largest rank's share and refuses what R ranks do") {
+  const Result one = run_dlsim({"validate", smoke("quadratic-detsgrad")});
+  const Result four = run_dlsim({"validate", smoke("quadratic-detsgrad"), "--ranks", "4"});
+  REQUIRE_MESSAGE(four.code == 0, four.err);
+  CHECK(one.out.find("per rank") == std::string::npos);
+  CHECK(four.out.find("per rank over 4 MPI ranks (the largest share: 4 agents)") !=
+        std::string::npos);
+  CHECK(four.out.find("links in from other ranks") != std::string::npos);
+  CHECK(four.out.find("12 place-holders") != std::string::npos);
+  const Result centralized = run_dlsim({"validate", smoke("centralized"), "--ranks", "2"});
+  CHECK(centralized.code == 2);
+  CHECK(centralized.err.find(": /agents: 1 agents over 2 MPI ranks") != std::string::npos);
+  const Result easgd = run_dlsim({"validate", smoke("easgd"), "--ranks", "2"});
+  CHECK(easgd.code == 2);
+  CHECK(easgd.err.find(": /algorithm/kind: \"easgd\" has a service node") != std::string::npos);
+  const Result zero = run_dlsim(
+      {"validate", smoke("quadratic-detsgrad"), "--ranks", "2", "--set", "/network/latency=0s"});
+  CHECK(zero.code == 2);
+  CHECK(zero.err.find(": /network/latency: ") != std::string::npos);
+}
+
 TEST_CASE("golden fingerprints of the smoke scenarios") {
   std::ifstream in(std::string(DLSIM_SOURCE_DIR) + "/tests/golden/smoke_fingerprints.json");
   REQUIRE(in);

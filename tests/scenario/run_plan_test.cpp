@@ -108,3 +108,48 @@ TEST_CASE("the estimate before the graphs exist is a lower bound of the one over
     CHECK(before > 0);
   }
 }
+
+TEST_CASE(
+    "over MPI ranks the plan is of the largest rank's share, and fits where one process does not") {
+  // 1,000 agents of 100,000 parameters on a ring: about 4.4 GiB in one process.
+  const ScenarioSpec s = spec_of(json::parse(R"({"name": "t", "agents": 1000,
+      "model": {"kind": "quadratic", "dim": 100000},
+      "topology": {"kind": "ring"},
+      "algorithm": {"kind": "dpsgd"}, "run": {"iterations": 5}})"));
+  const RunPlan one = plan_run(s, 16 * kGiB);
+  const uint64_t whole = one.memory.total_bytes();
+  CHECK_THROWS_AS(plan_run(s, whole / 3), InputError);
+  // Over 4 ranks each holds 250 agents, and 2 ring links come in from other ranks.
+  const RankShare share = rank_share(s, one, 4);
+  CHECK(share.held == 250);
+  CHECK(share.links_in == 2);
+  const RunPlan rank_2 = plan_run(s, whole / 3, 4, 2);
+  CHECK(rank_2.held == NodeBlock{500, 750});
+  CHECK(rank_2.memory.total_bytes() < whole / 3);
+  CHECK(rank_2.memory.total_bytes() > whole / 4);  // the copies from other ranks, place-holders
+  // A block's extra over a quarter (a model is 400 KB, a quarter 1.1 GiB): the process itself,
+  // its 2 links in and its place-holders.
+  CHECK(rank_2.memory.total_bytes() < whole / 4 + (32u << 20));
+}
+
+TEST_CASE("a rank's links in are counted over the graph: a random graph's cut, a ring's two") {
+  const ScenarioSpec ring = spec_of(json::parse(R"({"name": "t", "agents": 10,
+      "model": {"kind": "quadratic", "dim": 10}, "topology": {"kind": "ring"},
+      "algorithm": {"kind": "dpsgd"}, "run": {"iterations": 5}})"));
+  CHECK(rank_share(ring, plan_graphs(ring), 3).held == 4);
+  CHECK(rank_share(ring, plan_graphs(ring), 3).links_in == 2);
+  const ScenarioSpec random = spec_of(json::parse(R"({"name": "t", "agents": 200,
+      "model": {"kind": "quadratic", "dim": 10},
+      "topology": {"kind": "random_regular", "degree": 4},
+      "algorithm": {"kind": "dpsgd"}, "run": {"iterations": 5}})"));
+  const RunPlan plan = plan_graphs(random);
+  // Count by hand: the links whose far end lies in the other half.
+  uint64_t into_first = 0, into_second = 0;
+  for (const topo::Edge& e : plan.graph.edges())
+    if ((e.u < 100) != (e.v < 100)) {
+      ++into_first;
+      ++into_second;
+    }
+  CHECK(rank_share(random, plan, 2).links_in == std::max(into_first, into_second));
+  CHECK(into_first > 100);  // about half of the 400 links
+}
