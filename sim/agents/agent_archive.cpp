@@ -37,9 +37,10 @@ uint32_t number(std::unordered_map<const T*, uint32_t>& ids, const T* p, bool& f
 
 void AgentArchive::save_snapshot(const Snapshot& s) {
   bool fresh = false;
-  uint32_t id = number(ids_, s.get(), fresh);
+  uint32_t id = number(numbers_->ids, s.get(), fresh);
   value(id);
   if (!fresh) return;
+  numbers_->table.push_back(s);
   uint64_t size = static_cast<uint64_t>(s->size());
   value(size);
   params(const_cast<ParamVector&>(*s));  // saving only reads it
@@ -53,16 +54,17 @@ uint32_t AgentArchive::load_number(size_t known, const char* what) {
 }
 
 Snapshot AgentArchive::load_snapshot() {
-  const uint32_t id = load_number(table_.size(), "a snapshot number out of sequence");
+  std::vector<Snapshot>& table = numbers_->table;
+  const uint32_t id = load_number(table.size(), "a snapshot number out of sequence");
   if (id == 0) return nullptr;
-  if (id <= table_.size()) return table_[id - 1];
+  if (id <= table.size()) return table[id - 1];
   uint64_t size = 0;
   value(size);
   auto x = pool_ ? pool_->take(static_cast<Eigen::Index>(size))
                  : std::make_shared<ParamVector>(static_cast<Eigen::Index>(size));
   params(*x);
-  table_.push_back(std::move(x));
-  return table_.back();
+  table.push_back(std::move(x));
+  return table.back();
 }
 
 void AgentArchive::delta(Delta& d) {
@@ -74,19 +76,22 @@ void AgentArchive::delta(Delta& d) {
 
 void AgentArchive::save_delta(const Delta& d) {
   bool fresh = false;
-  uint32_t id = number(delta_ids_, d.get(), fresh);
+  uint32_t id = number(numbers_->delta_ids, d.get(), fresh);
   value(id);
-  if (fresh) const_cast<CompressedVector&>(*d).archive(*this);  // saving only reads it
+  if (!fresh) return;
+  numbers_->deltas.push_back(d);
+  const_cast<CompressedVector&>(*d).archive(*this);  // saving only reads it
 }
 
 Delta AgentArchive::load_delta() {
-  const uint32_t id = load_number(deltas_.size(), "a compressed message number out of sequence");
+  std::vector<Delta>& deltas = numbers_->deltas;
+  const uint32_t id = load_number(deltas.size(), "a compressed message number out of sequence");
   if (id == 0) return nullptr;
-  if (id <= deltas_.size()) return deltas_[id - 1];
+  if (id <= deltas.size()) return deltas[id - 1];
   auto d = std::make_shared<CompressedVector>();
   d->archive(*this);
-  deltas_.push_back(std::move(d));
-  return deltas_.back();
+  deltas.push_back(std::move(d));
+  return deltas.back();
 }
 
 namespace {

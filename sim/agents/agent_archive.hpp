@@ -14,12 +14,32 @@
 
 namespace dlsim {
 
+/// The numbers given to snapshots and compressed messages, by identity when saving and by number
+/// when loading, with the buffers themselves: kept alive while they have a number, so that no
+/// buffer made meanwhile at a freed one's address can take its number. An archive has its own;
+/// archives that write one stream in turns share one (AgentArchive::share_numbers).
+struct SnapshotNumbers {
+  std::unordered_map<const ParamVector*, uint32_t> ids;  // saving, looked up only
+  std::unordered_map<const CompressedVector*, uint32_t> delta_ids;
+  std::vector<Snapshot> table;  // by number, from 1
+  std::vector<Delta> deltas;
+
+  void clear() {
+    ids.clear();
+    delta_ids.clear();
+    table.clear();
+    deltas.clear();
+  }
+};
+
 /// A StateArchive that also walks snapshots by identity: saving writes a buffer's contents the
 /// first time it is seen and its number after that; loading gives back one shared buffer per
 /// number. One archive per checkpoint, shared by every part that holds snapshots.
 class AgentArchive : public StateArchive {
  public:
   using StateArchive::StateArchive;
+  AgentArchive(const AgentArchive&) = delete;  // numbers_ may point at its own_
+  AgentArchive& operator=(const AgentArchive&) = delete;
 
   /// A parameter vector of known length.
   void params(ParamVector& x);
@@ -41,6 +61,10 @@ class AgentArchive : public StateArchive {
   /// Loading: snapshots go into buffers of `pool` (which outlives the archive) rather than new
   /// allocations, for an archive read again and again (messages from another rank).
   void take_snapshots_from(SnapshotPool& pool) { pool_ = &pool; }
+  /// Numbers snapshots in `numbers` (which outlives the archive) instead of its own: a buffer
+  /// another archive sharing them wrote is a number here (the messages one window sends one
+  /// rank, message_shipping.hpp). Before the first snapshot.
+  void share_numbers(SnapshotNumbers& numbers) { numbers_ = &numbers; }
 
  private:
   void save_snapshot(const Snapshot& s);
@@ -50,12 +74,8 @@ class AgentArchive : public StateArchive {
   void save_delta(const Delta& d);
   Delta load_delta();
 
-  // Saving: the number given to each buffer (looked up only: the order is the writes').
-  std::unordered_map<const ParamVector*, uint32_t> ids_;
-  std::unordered_map<const CompressedVector*, uint32_t> delta_ids_;
-  // Loading: the buffers by number, from 1.
-  std::vector<Snapshot> table_;
-  std::vector<Delta> deltas_;
+  SnapshotNumbers own_;
+  SnapshotNumbers* numbers_ = &own_;
   SnapshotPool* pool_ = nullptr;
 };
 

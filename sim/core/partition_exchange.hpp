@@ -59,11 +59,18 @@ class EventShipping {
  public:
   virtual ~EventShipping() = default;
   /// On the sending rank: appends the content `e.payload` stands for to `out`, and releases it
-  /// here (the event will not run on this rank).
+  /// here (the event will not run on this rank). Called between begin_batch(r) and end_batch()
+  /// for the events one window sends rank r, in (time, key) order: what an earlier one of them
+  /// carried (a snapshot several messages share) may be a reference in a later one.
   virtual void pack(const Event& e, std::vector<std::byte>& out) = 0;
-  /// On the receiving rank: installs `content` (what pack() appended) and returns the payload
-  /// that stands for it here. Called in (time, key) order of the incoming events.
-  virtual uint32_t unpack(const Event& e, std::span<const std::byte> content) = 0;
+  virtual void begin_batch(uint32_t /*to_rank*/) {}
+  virtual void end_batch() {}
+  /// On the receiving rank: installs `content` (what pack() appended on rank `from_rank`) and
+  /// returns the payload that stands for it here. Called in (time, key) order of the incoming
+  /// events (so each rank's batch in its order), then end_unpacking().
+  virtual uint32_t unpack(const Event& e, uint32_t from_rank,
+                          std::span<const std::byte> content) = 0;
+  virtual void end_unpacking() {}
   /// From when what pack() would append for `e` can no longer change (a message whose newer
   /// copy may still replace it while it waits to be sent). Until then `e` stays in its outbox:
   /// it must come at least one lookahead after that time, so its rank cannot need it sooner.

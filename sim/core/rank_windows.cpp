@@ -14,15 +14,18 @@
 namespace dlsim {
 namespace {
 
-// An event on the wire: time, key, agent, payload, then the shipping hook's content and its size.
+// An event on the wire: time, key, agent, payload, the sending rank, then the shipping hook's
+// content and its size.
 struct WireHeader {
   int64_t time_ns;
   uint64_t key;
   uint32_t agent;
   uint32_t payload;
+  uint32_t from_rank;
+  uint32_t unused;
   uint64_t content_bytes;
 };
-static_assert(sizeof(WireHeader) == 32, "no padding on the wire");
+static_assert(sizeof(WireHeader) == 40, "no padding on the wire");
 
 }  // namespace
 
@@ -30,6 +33,8 @@ void Simulator::set_shipping(EventKind kind, EventShipping& hook) {
   const size_t k = static_cast<size_t>(kind);
   if (shipping_.size() <= k) shipping_.resize(k + 1, nullptr);
   shipping_[k] = &hook;
+  if (std::find(shipping_hooks_.begin(), shipping_hooks_.end(), &hook) == shipping_hooks_.end())
+    shipping_hooks_.push_back(&hook);
 }
 
 void Simulator::pack_outboxes(SimTime window_start) {
@@ -45,6 +50,7 @@ void Simulator::pack_outboxes(SimTime window_start) {
     std::sort(events.begin(), events.end(), runs_before);
     const size_t before = bytes.size();
     held.clear();
+    for (EventShipping* hook : shipping_hooks_) hook->begin_batch(r);
     for (const Event& e : events) {
       if (stale(e)) continue;
       const size_t k = static_cast<size_t>(e.kind());
@@ -60,10 +66,16 @@ void Simulator::pack_outboxes(SimTime window_start) {
       const size_t at = bytes.size();
       bytes.resize(at + sizeof(WireHeader));
       if (hook) hook->pack(e, bytes);
-      const WireHeader h{e.time.ns, e.key, e.agent.value, e.payload,
+      const WireHeader h{e.time.ns,
+                         e.key,
+                         e.agent.value,
+                         e.payload,
+                         current_,
+                         0,
                          bytes.size() - at - sizeof(WireHeader)};
       std::memcpy(bytes.data() + at, &h, sizeof h);
     }
+    for (EventShipping* hook : shipping_hooks_) hook->end_batch();
     for (const Event& e : held) queues_[r].push(e);
     outgoing_counts_[r] = bytes.size() - before;
   }
@@ -80,6 +92,7 @@ SimTime Simulator::earliest_here() const {
 void Simulator::push_incoming(std::span<const std::byte> bytes) {
   struct Incoming {
     Event event;
+    uint32_t from_rank;
     std::span<const std::byte> content;
   };
   std::vector<Incoming> incoming;
@@ -90,7 +103,9 @@ void Simulator::push_incoming(std::span<const std::byte> bytes) {
     at += sizeof h;
     DLSIM_CHECK(bytes.size() - at >= h.content_bytes, "a truncated event from another rank");
     const Event e{SimTime{h.time_ns}, h.key, AgentId{h.agent}, h.payload};
-    incoming.push_back({e, bytes.subspan(at, h.content_bytes)});
+    DLSIM_CHECK(h.from_rank < queues_.size() && h.from_rank != current_,
+                "an event from rank {} on rank {} of {}", h.from_rank, current_, queues_.size());
+    incoming.push_back({e, h.from_rank, bytes.subspan(at, h.content_bytes)});
     at += h.content_bytes;
   }
   // (time, key) order: the hooks allocate their slots in an order that does not depend on which
@@ -106,9 +121,11 @@ void Simulator::push_incoming(std::span<const std::byte> bytes) {
                 "window was wider than the lookahead",
                 e.time.ns, current_, clocks_[current_].ns);
     const size_t k = static_cast<size_t>(e.kind());
-    if (k < shipping_.size() && shipping_[k]) e.payload = shipping_[k]->unpack(e, in.content);
+    if (k < shipping_.size() && shipping_[k])
+      e.payload = shipping_[k]->unpack(e, in.from_rank, in.content);
     queues_[current_].push(e);
   }
+  for (EventShipping* hook : shipping_hooks_) hook->end_unpacking();
 }
 
 // Each window: agree on T (and that every rank is fine), ship what the outboxes hold whose

@@ -294,6 +294,7 @@ class Simulator {
   SimTime lookahead_;
   PartitionExchange* exchange_ = nullptr;  // over ranks only; then current_ is this rank
   std::vector<EventShipping*> shipping_;   // by kind; null: the payload travels as it is
+  std::vector<EventShipping*> shipping_hooks_;  // each hook once, told of batches
   std::vector<std::byte> outgoing_;        // a window's packed outboxes (rank_windows.cpp)
   std::vector<size_t> outgoing_counts_;
   EventFingerprints fingerprints_;

@@ -16,13 +16,17 @@ void MessageShipping::pack(const Event& e, std::vector<std::byte>& out) {
   Message content = swarm_.take_in_flight(e.payload);
   StateWriter writer(out);
   AgentArchive ar(writer);
+  ar.share_numbers(sent_);  // which keeps the snapshot alive until the batch ends
   ar.value(where);
   ar.message(content);
 }
 
-uint32_t MessageShipping::unpack(const Event& e, std::span<const std::byte> content) {
+uint32_t MessageShipping::unpack(const Event& e, uint32_t from_rank,
+                                 std::span<const std::byte> content) {
   StateReader reader(content, "a message from another rank");
   AgentArchive ar(reader);
+  if (received_numbers_.size() <= from_rank) received_numbers_.resize(from_rank + 1);
+  ar.share_numbers(received_numbers_[from_rank]);
   ar.take_snapshots_from(received_.at(e.agent.value));
   HandedOverMessage where;
   Message m;

@@ -23,13 +23,24 @@ class MessageShipping final : public EventShipping {
   explicit MessageShipping(Swarm& swarm);
 
   void pack(const Event& e, std::vector<std::byte>& out) override;
-  uint32_t unpack(const Event& e, std::span<const std::byte> content) override;
+  void begin_batch(uint32_t) override { sent_.clear(); }
+  void end_batch() override { sent_.clear(); }
+  uint32_t unpack(const Event& e, uint32_t from_rank, std::span<const std::byte> content) override;
+  void end_unpacking() override {
+    for (SnapshotNumbers& n : received_numbers_) n.clear();
+  }
   SimTime content_final_at(const Event& e) const override {
     return swarm_.network().content_final_at(e.payload);
   }
 
  private:
   Swarm& swarm_;
+  // A snapshot goes to another rank once per window however many of its agents a sender's
+  // messages go to (a DETSGRAD broadcast, say): the messages of one window's batch to a rank
+  // number their snapshots together, and so do those from each rank here (received as a batch
+  // in its order), as a checkpoint does. Cleared after each batch.
+  SnapshotNumbers sent_;
+  std::vector<SnapshotNumbers> received_numbers_;  // by sending rank
   // The snapshots of messages from other ranks, by the node they come to: model-sized buffers
   // reused once their messages and copies are gone (a fresh allocation faults in hundreds of
   // pages). One pool per node, as senders keep one per agent: take() scans its pool, which

@@ -88,7 +88,7 @@ class Slots final : public EventShipping {
     out.resize(at + sizeof content);
     std::memcpy(out.data() + at, &content, sizeof content);
   }
-  uint32_t unpack(const Event&, std::span<const std::byte> content) override {
+  uint32_t unpack(const Event&, uint32_t, std::span<const std::byte> content) override {
     DLSIM_CHECK(content.size() == sizeof(uint64_t), "a message of {} bytes", content.size());
     uint64_t value;
     std::memcpy(&value, content.data(), sizeof value);
