@@ -40,7 +40,8 @@ Detsgrad::Detsgrad(const DetsgradSpec& spec, const TriggerSpec& trigger, Overlay
 void Detsgrad::start(std::span<Agent> agents) {
   const uint32_t nodes = overlay_.node_count();
   DLSIM_CHECK(agents.size() == nodes, "{} agents on a graph of {} nodes", agents.size(), nodes);
-  state_.assign(agents.size(), PerAgent{});
+  state_.clear();  // a fresh record per agent (not copyable: its workspace is owned)
+  state_.resize(agents.size());
   compression_.start(agents);
   // Every agent trains the same architecture: the first one's tensors are everyone's.
   if (tensor_events_ && !agents.empty()) {
@@ -58,7 +59,8 @@ void Detsgrad::start(std::span<Agent> agents) {
   }
   if (byzantine_) byzantine_->start(agents, overlay_, TargetWeights::kEqual, this);
   if (aggregation_.kind == AggregationKind::kMean) return;  // the plain sum, no workspace
-  for (const Agent& a : agents) start_robust(a, state_[a.id.value]);
+  for (const Agent& a : agents)
+    if (a.held()) start_robust(a, state_[a.id.value]);  // not a place-holder's (agent.hpp)
 }
 
 void Detsgrad::begin_round(int64_t k, SimTime now) {

@@ -191,7 +191,7 @@ class Detsgrad final : public Algorithm, public SyncFastPath, private PublishedM
     UpdatePass pass;
     // A robust rule's scratch (sized in start(); empty with the plain sum), its result M and
     // the weights 1/(d+1) of the copies.
-    std::optional<AggregationWorkspace> robust;
+    std::unique_ptr<AggregationWorkspace> robust;  // not inline: most agents have none
     ParamVector mixed;
     std::vector<double> equal_weights;
   };

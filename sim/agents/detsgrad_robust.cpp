@@ -35,7 +35,7 @@ void Detsgrad::start_robust(const Agent& a, PerAgent& s) {
   if (byzantine_ && byzantine_->spec().mixes_with_mean(a.id.value)) return;
   const size_t degree = s.copies.held.size();
   DLSIM_CHECK(refusal(aggregation_, degree + 1).empty(), "{}", refusal(aggregation_, degree + 1));
-  s.robust.emplace(s.size, degree);
+  s.robust = std::make_unique<AggregationWorkspace>(s.size, degree);
   s.mixed = ParamVector::Zero(static_cast<Eigen::Index>(s.size));
   s.equal_weights.assign(degree, 1.0 / static_cast<double>(degree + 1));
 }

@@ -23,7 +23,8 @@ Dpsgd::Dpsgd(Overlay overlay, const CompressionSpec& compression, MixingOrder or
 void Dpsgd::start(std::span<Agent> agents) {
   DLSIM_CHECK(agents.size() == overlay_.node_count(), "{} agents, an overlay of {}",
               agents.size(), overlay_.node_count());
-  state_.assign(agents.size(), PerAgent{});
+  state_.clear();  // a fresh record per agent (not copyable: its workspace is owned)
+  state_.resize(agents.size());
   compression_.start(agents);
   if (byzantine_) byzantine_->start(agents, overlay_);
   for (const Agent& a : agents) {
@@ -39,7 +40,9 @@ void Dpsgd::start(std::span<Agent> agents) {
     const size_t sources = overlay_.sources(a.id.value).size();
     DLSIM_CHECK(refusal(aggregation_, sources + 1).empty(), "{}",
                 refusal(aggregation_, sources + 1));
-    state_[a.id.value].robust.emplace(static_cast<size_t>(a.x.size()), sources);
+    if (a.held())  // not a place-holder's (agent.hpp)
+      state_[a.id.value].robust =
+          std::make_unique<AggregationWorkspace>(static_cast<size_t>(a.x.size()), sources);
   }
 }
 

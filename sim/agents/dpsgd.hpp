@@ -72,7 +72,8 @@ class Dpsgd final : public Algorithm {
     ParamVector mixed;           // workspace: sum_j W_ij x_j
     std::vector<Message> inbox;  // per-agent overlay: the latest model per sender, any order
     std::vector<double> weights; // workspace: the uniform weights of the inbox
-    std::optional<AggregationWorkspace> robust;  // a robust rule's scratch, sized in start()
+    // A robust rule's scratch, sized in start(); not inline: most agents have none.
+    std::unique_ptr<AggregationWorkspace> robust;
   };
 
   /// Per-agent overlay: s.inbox averaged uniformly with a.x, in sender order.

@@ -19,7 +19,8 @@ void Eventgrad::start(std::span<Agent> agents) {
   // Every agent trains the same architecture: the first one's tensors are everyone's.
   const Agent& any = first_held(agents);
   events_.start(agents.size(), any.learner->parameter_tensors(), any.x.size());
-  state_.assign(agents.size(), PerAgent{});
+  state_.clear();  // a fresh record per agent (not copyable: its workspace is owned)
+  state_.resize(agents.size());
   for (const Agent& a : agents) {
     PerAgent& s = state_[a.id.value];
     s.copies.start(overlay_.neighbours(a.id.value).size());
@@ -28,7 +29,8 @@ void Eventgrad::start(std::span<Agent> agents) {
     const size_t sources = overlay_.sources(a.id.value).size();
     DLSIM_CHECK(refusal(aggregation_, sources + 1).empty(), "{}",
                 refusal(aggregation_, sources + 1));
-    s.robust.emplace(static_cast<size_t>(a.x.size()), sources);
+    if (a.held())  // not a place-holder's (agent.hpp)
+      s.robust = std::make_unique<AggregationWorkspace>(static_cast<size_t>(a.x.size()), sources);
   }
 }
 

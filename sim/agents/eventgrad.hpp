@@ -8,6 +8,7 @@
 // A robust rule (set_aggregation) may replace the weighted mean, as in D-PSGD (mixing_step.hpp).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -56,7 +57,8 @@ class Eventgrad final : public Algorithm {
     PartialCopies copies;
     SnapshotPool pool;  // buffers of i's x^_i and of its own copies
     ParamVector mixed;  // workspace: W_ii x_i + sum_j W_ij x^_j
-    std::optional<AggregationWorkspace> robust;  // a robust rule's scratch, sized in start()
+    // A robust rule's scratch, sized in start(); not inline: most agents have none.
+    std::unique_ptr<AggregationWorkspace> robust;
   };
 
   Overlay overlay_;
