@@ -22,16 +22,18 @@ namespace {
 // learner objects, the algorithm's per-agent records, its share of the event queue and network).
 constexpr uint64_t kProcessBytes = 9ull << 20;
 constexpr uint64_t kAgentBytes = 3ull << 10;
-// Over MPI ranks (docs/partitioned-runs.md, slice (d)): an agent another rank holds still has its
-// Agent record, streams, the algorithm's per-agent record and its links here (a third of an
-// agent's bookkeeping, an assumption inside the measured total below); and each link into
-// this rank's block from another rank's agent brings copies of that agent's model: the one held,
-// the next arriving, the pool's spare, and the window's bytes sent and received. Measured
-// (tools/bench/rank_memory.sh): 100,000 quadratic agents of 1,000 parameters on a random
-// 4-regular graph, async DETSGRAD, 2 ranks: 4.0 GB per rank, of which 1.7 GB is half of one
-// process's run, over 100,000 links in: 5.7 vectors each.
-constexpr uint64_t kPlaceHolderBytes = 1ull << 10;
-constexpr double kVectorsPerLinkIn = 6.0;
+// Over MPI ranks (docs/partitioned-runs.md, slice (d)): an agent another rank holds is a
+// place-holder here that still has its Agent record and streams, the algorithm's per-agent record
+// and its node's network state; and each agent of another rank whose messages come into this
+// rank's block brings copies of its model: the one its neighbours here hold, the next arriving,
+// the pools' spares, and the window's bytes sent and received (once per window and rank however
+// many neighbours it has here). Measured (tools/bench/rank_memory.sh, 100,000 quadratic agents
+// of 1,000 parameters, async DETSGRAD, 20 iterations, 2 ranks; one process peaked at 3.28 GB):
+// on a torus (a cut of two rows) 1.84 GB per rank, 0.20 GB above half of one process for 50,000
+// place-holders; on a random 4-regular graph 2.78 GB, with 46,859 of the other rank's agents
+// sending into a block: 0.94 GB more, 5.0 vectors each.
+constexpr uint64_t kPlaceHolderBytes = 4ull << 10;
+constexpr double kVectorsPerSender = 5.0;
 
 // A compression's messages and scratch, in parameter vectors per agent: about two messages
 // alive (the one being sent and the last one still held), each k indices and k values (d values
@@ -296,12 +298,12 @@ MemoryEstimate MemoryEstimator::estimate(const GraphDegrees& degrees, bool in_fl
          saturating_mul(in_flight * static_cast<double>(agents), vector_bytes),
          fmt::format("{} agents x {:.3g} copies kept while messages travel x {} parameters x 4 B",
                      agents, in_flight, m.parameters)});
-  if (over_ranks && share.links_in > 0)
+  if (over_ranks && share.senders > 0)
     e.parts.push_back(
         {"ranks", "/agents",
-         saturating_mul(kVectorsPerLinkIn * static_cast<double>(share.links_in), vector_bytes),
-         fmt::format("{} links in from other ranks x {:.3g} copies x {} parameters x 4 B",
-                     share.links_in, kVectorsPerLinkIn, m.parameters)});
+         saturating_mul(kVectorsPerSender * static_cast<double>(share.senders), vector_bytes),
+         fmt::format("{} other ranks' agents sending here x {:.3g} copies x {} parameters x 4 B",
+                     share.senders, kVectorsPerSender, m.parameters)});
   // An attacker that crafts its messages makes one vector per honest target where an honest
   // sender shares one snapshot: its targets hold the last ones while it makes the next.
   if (s.byzantine && s.byzantine->crafts_messages()) {

@@ -46,12 +46,12 @@ struct MemoryEstimate {
 };
 
 /// The largest share of one MPI rank in a run over `ranks` ranks (run_plan.hpp, rank_share):
-/// the most agents a rank holds in full, and the most links into one rank's block from agents
-/// other ranks hold, along which copies of their models arrive. One process: all agents, none.
+/// the most agents a rank holds in full, and the most agents other ranks hold whose models come
+/// into one rank's block (those with a neighbour in it). One process: all agents, none.
 struct RankShare {
   uint32_t ranks = 1;
   uint64_t held = 0;
-  uint64_t links_in = 0;
+  uint64_t senders = 0;
 };
 
 /// What the estimate knows of one agent's model, from a probe model (models/workspace_probe.hpp)

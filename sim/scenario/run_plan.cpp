@@ -43,15 +43,20 @@ RunPlan plan_run(const ScenarioSpec& spec, uint64_t available_bytes) {
 
 namespace {
 
-// Per block of contiguous_partitions: the links of `g` into it from other blocks.
-std::vector<uint64_t> links_into_blocks(const topo::Graph& g, uint32_t ranks) {
+// Per block of contiguous_partitions: the nodes of other blocks with a neighbour in it.
+std::vector<uint64_t> senders_into_blocks(const topo::Graph& g, uint32_t ranks) {
   const uint32_t n = g.node_count();
-  std::vector<uint64_t> links(ranks, 0);
+  std::vector<uint64_t> senders(ranks, 0);
+  std::vector<uint32_t> seen(ranks, UINT32_MAX);  // the last node counted in each block
   const auto block_of = [&](uint32_t v) { return static_cast<uint32_t>(uint64_t{v} * ranks / n); };
-  for (uint32_t v = 0; v < n; ++v)
-    for (uint32_t u : g.neighbors(v))
-      if (block_of(u) != block_of(v)) ++links[block_of(v)];
-  return links;
+  for (uint32_t u = 0; u < n; ++u)
+    for (uint32_t v : g.neighbors(u)) {
+      const uint32_t b = block_of(v);
+      if (b == block_of(u) || seen[b] == u) continue;
+      seen[b] = u;
+      ++senders[b];
+    }
+  return senders;
 }
 
 }  // namespace
@@ -66,12 +71,12 @@ RankShare rank_share(const ScenarioSpec& spec, const RunPlan& plan, uint32_t ran
   if (drawn || graphs.empty()) {
     const uint64_t degree =
         std::max<uint64_t>({plan.degrees.largest, plan.degrees.dynamic_largest, 1});
-    share.links_in = share.held * std::min<uint64_t>(degree, plan.agents - share.held);
+    share.senders = std::min<uint64_t>(share.held * degree, plan.agents - share.held);
     return share;
   }
   for (const topo::Graph* g : graphs)
-    for (uint64_t links : links_into_blocks(*g, ranks))
-      share.links_in = std::max(share.links_in, links);
+    for (uint64_t senders : senders_into_blocks(*g, ranks))
+      share.senders = std::max(share.senders, senders);
   return share;
 }
 

@@ -45,9 +45,10 @@ RunPlan plan_run(const ScenarioSpec& spec, uint32_t ranks, uint32_t rank);
 uint32_t running_agents(const ScenarioSpec& spec);
 
 /// The largest share of one rank when the agents of `plan` are split over `ranks` contiguous
-/// blocks: the largest block, and the most links into one block from the others (over the
-/// agents' graph and a dynamic topology's graphs; with graphs whose links are implicit or drawn
-/// as the run goes, every held agent's largest degree, at most the agents outside).
+/// blocks: the largest block, and the most agents of other blocks with a neighbour in one block
+/// (over the agents' graph, and each of a dynamic topology's graphs; with graphs whose links are
+/// implicit or drawn as the run goes, every held agent's largest degree, at most the agents
+/// outside).
 RankShare rank_share(const ScenarioSpec& spec, const RunPlan& plan, uint32_t ranks);
 
 /// The graphs of a run of `spec` and their degrees, without an estimate or a memory check.

@@ -578,7 +578,7 @@ TEST_CASE(
   CHECK(one.out.find("per rank") == std::string::npos);
   CHECK(four.out.find("per rank over 4 MPI ranks (the largest share: 4 agents)") !=
         std::string::npos);
-  CHECK(four.out.find("links in from other ranks") != std::string::npos);
+  CHECK(four.out.find("other ranks' agents sending here") != std::string::npos);
   CHECK(four.out.find("12 place-holders") != std::string::npos);
   const Result centralized = run_dlsim({"validate", smoke("centralized"), "--ranks", "2"});
   CHECK(centralized.code == 2);
