@@ -28,6 +28,12 @@ struct WindowEnd {
   bool all_ok;     ///< false: some rank failed since the last agreement
 };
 
+/// What a rank receives in one round of a window's shipping (PartitionExchange::exchange).
+struct ExchangeRound {
+  std::span<const std::byte> incoming;
+  bool more;  ///< some rank has more to send: another round follows
+};
+
 /// The collectives a rank's window loop needs. Every rank calls them in the same order (each is
 /// collective: it returns only once every rank has called it).
 class PartitionExchange {
@@ -42,12 +48,14 @@ class PartitionExchange {
   /// The latest of every rank's `clock` (where the run's clock stands after a window and once
   /// run() returns), and whether every rank's `ok` is true.
   virtual WindowEnd end_window(SimTime clock, bool ok) = 0;
-  /// Sends rank r its part of `outgoing`, the parts in rank order, counts[r] bytes each
-  /// (counts.size() == ranks(); this rank's own count is 0), and returns what every rank sent
-  /// this one, concatenated in rank order: valid until the next exchange (the buffers are reused:
-  /// a window's messages may weigh megabytes, and fresh pages would have to be faulted in).
-  virtual std::span<const std::byte> exchange(std::span<const std::byte> outgoing,
-                                              std::span<const size_t> counts) = 0;
+  /// One round of a window's shipping: sends rank r its part of `outgoing`, the parts in rank
+  /// order, counts[r] bytes each (counts.size() == ranks(); this rank's own count is 0; each at
+  /// most INT_MAX), and returns what every rank sent this one, concatenated in rank order (valid
+  /// until the next exchange: the buffers are reused, as a window's messages may weigh
+  /// megabytes and fresh pages would have to be faulted in), and whether any rank said it has
+  /// `more` to send in another round.
+  virtual ExchangeRound exchange(std::span<const std::byte> outgoing,
+                                 std::span<const size_t> counts, bool more) = 0;
   /// On rank 0: every rank's `mine`, by rank. On the others: empty.
   virtual std::vector<std::vector<std::byte>> gather_to_rank_0(std::span<const std::byte> mine) = 0;
 };
@@ -59,18 +67,17 @@ class EventShipping {
  public:
   virtual ~EventShipping() = default;
   /// On the sending rank: appends the content `e.payload` stands for to `out`, and releases it
-  /// here (the event will not run on this rank). Called between begin_batch(r) and end_batch()
-  /// for the events one window sends rank r, in (time, key) order: what an earlier one of them
+  /// here (the event will not run on this rank). Called for the events one window sends rank
+  /// `to_rank` in (time, key) order (over one or more rounds): what an earlier one of them
   /// carried (a snapshot several messages share) may be a reference in a later one.
-  virtual void pack(const Event& e, std::vector<std::byte>& out) = 0;
-  virtual void begin_batch(uint32_t /*to_rank*/) {}
-  virtual void end_batch() {}
+  virtual void pack(const Event& e, uint32_t to_rank, std::vector<std::byte>& out) = 0;
   /// On the receiving rank: installs `content` (what pack() appended on rank `from_rank`) and
-  /// returns the payload that stands for it here. Called in (time, key) order of the incoming
-  /// events (so each rank's batch in its order), then end_unpacking().
+  /// returns the payload that stands for it here. Called for each rank's events in the order it
+  /// packed them.
   virtual uint32_t unpack(const Event& e, uint32_t from_rank,
                           std::span<const std::byte> content) = 0;
-  virtual void end_unpacking() {}
+  /// After a window's last round, on every rank: references end with the window.
+  virtual void window_shipped() {}
   /// From when what pack() would append for `e` can no longer change (a message whose newer
   /// copy may still replace it while it waits to be sent). Until then `e` stays in its outbox:
   /// it must come at least one lookahead after that time, so its rank cannot need it sooner.

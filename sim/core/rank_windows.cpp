@@ -37,20 +37,19 @@ void Simulator::set_shipping(EventKind kind, EventShipping& hook) {
     shipping_hooks_.push_back(&hook);
 }
 
-void Simulator::pack_outboxes(SimTime window_start) {
-  std::vector<std::byte>& bytes = outgoing_;  // reused: its pages stay mapped
-  bytes.clear();
-  outgoing_counts_.assign(queues_.size(), 0);
+void Simulator::collect_outboxes(SimTime window_start) {
+  to_ship_.resize(queues_.size());
+  ship_cursor_.assign(queues_.size(), 0);
   std::vector<Event> held;
   for (uint32_t r = 0; r < queues_.size(); ++r) {
+    std::vector<Event>& ship = to_ship_[r];
+    ship.clear();
     if (r == current_ || queues_[r].empty()) continue;
     // In (time, key) order, so the hooks release slots in the same order whatever the queue.
     std::vector<Event> events = queues_[r].pending();
     queues_[r].clear();
     std::sort(events.begin(), events.end(), runs_before);
-    const size_t before = bytes.size();
     held.clear();
-    for (EventShipping* hook : shipping_hooks_) hook->begin_batch(r);
     for (const Event& e : events) {
       if (stale(e)) continue;
       const size_t k = static_cast<size_t>(e.kind());
@@ -63,9 +62,31 @@ void Simulator::pack_outboxes(SimTime window_start) {
         held.push_back(e);
         continue;
       }
+      ship.push_back(e);
+    }
+    for (const Event& e : held) queues_[r].push(e);
+  }
+}
+
+bool Simulator::pack_round() {
+  std::vector<std::byte>& bytes = outgoing_;  // reused: its pages stay mapped
+  bytes.clear();
+  outgoing_counts_.assign(queues_.size(), 0);
+  // Each other rank's share of the round; at least one event per rank that has one.
+  const size_t others = std::max<size_t>(queues_.size() - 1, 1);
+  const size_t limit = std::max<size_t>(shipping_round_bytes_ / others, 1);
+  bool more = false;
+  for (uint32_t r = 0; r < to_ship_.size(); ++r) {
+    const std::vector<Event>& ship = to_ship_[r];
+    size_t& next = ship_cursor_[r];
+    const size_t before = bytes.size();
+    while (next < ship.size() && bytes.size() - before < limit) {  // at least one event
+      const Event& e = ship[next++];
+      const size_t k = static_cast<size_t>(e.kind());
+      EventShipping* hook = k < shipping_.size() ? shipping_[k] : nullptr;
       const size_t at = bytes.size();
       bytes.resize(at + sizeof(WireHeader));
-      if (hook) hook->pack(e, bytes);
+      if (hook) hook->pack(e, r, bytes);
       const WireHeader h{e.time.ns,
                          e.key,
                          e.agent.value,
@@ -75,10 +96,10 @@ void Simulator::pack_outboxes(SimTime window_start) {
                          bytes.size() - at - sizeof(WireHeader)};
       std::memcpy(bytes.data() + at, &h, sizeof h);
     }
-    for (EventShipping* hook : shipping_hooks_) hook->end_batch();
-    for (const Event& e : held) queues_[r].push(e);
     outgoing_counts_[r] = bytes.size() - before;
+    more = more || next < ship.size();
   }
+  return more;
 }
 
 // The earliest event this rank holds: its own, and those waiting in its outboxes.
@@ -125,7 +146,6 @@ void Simulator::push_incoming(std::span<const std::byte> bytes) {
       e.payload = shipping_[k]->unpack(e, in.from_rank, in.content);
     queues_[current_].push(e);
   }
-  for (EventShipping* hook : shipping_hooks_) hook->end_unpacking();
 }
 
 // Each window: agree on T (and that every rank is fine), ship what the outboxes hold whose
@@ -172,13 +192,25 @@ uint64_t Simulator::run_rank(HandlerRef handler, SimTime until, WindowControl* w
     if (!w.all_ok) give_up(first);
     first = w.earliest;
     if (ending || stopped_ || first == SimTime::max() || first > until) break;
-    attempt([&] { pack_outboxes(first); });
-    if (failure) {  // this rank sends nothing until the next agreement
-      outgoing_.clear();
-      outgoing_counts_.assign(queues_.size(), 0);
+    // In rounds of a bounded size, until no rank has more: a window's messages may weigh
+    // gigabytes (every agent's first broadcast), which would otherwise be packed, sent and
+    // received whole.
+    attempt([&] { collect_outboxes(first); });
+    for (bool more = true; more;) {
+      bool mine = false;
+      attempt([&] { mine = pack_round(); });
+      if (failure) {  // this rank sends nothing until the next agreement
+        outgoing_.clear();
+        outgoing_counts_.assign(queues_.size(), 0);
+        mine = false;
+      }
+      const ExchangeRound round = exchange.exchange(outgoing_, outgoing_counts_, mine);
+      attempt([&] { push_incoming(round.incoming); });
+      more = round.more;
     }
-    const std::span<const std::byte> in = exchange.exchange(outgoing_, outgoing_counts_);
-    attempt([&] { push_incoming(in); });
+    attempt([&] {
+      for (EventShipping* hook : shipping_hooks_) hook->window_shipped();
+    });
     const SimTime end =
         first.ns > SimTime::max().ns - lookahead_.ns ? SimTime::max() : first + lookahead_;
     attempt([&] {

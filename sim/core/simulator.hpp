@@ -113,6 +113,10 @@ class Simulator {
   /// Events of `kind` sent to another rank carry what `hook` packs (partition_exchange.hpp).
   /// `hook` outlives the runs.
   void set_shipping(EventKind kind, EventShipping& hook);
+  /// Over ranks, a window's events travel in rounds of about this many bytes, split among the
+  /// other ranks: what a rank holds of packed events at once, sent and received, whatever the
+  /// window carries (every agent's first broadcast may weigh gigabytes). Small ones for tests.
+  void set_shipping_round_bytes(size_t bytes) { shipping_round_bytes_ = bytes; }
 
   /// The clock, the origins' counters, the nodes' fingerprints and every pending event that is
   /// not stale, for checkpoints. Loading replaces them; the seed is the scenario's, checked by
@@ -257,9 +261,11 @@ class Simulator {
     }
   };
   uint64_t run_rank(HandlerRef handler, SimTime until, WindowControl* windows);
-  // Packs the outboxes' events whose content is final by `window_start` into outgoing_, each
-  // rank's part in rank order, outgoing_counts_ bytes each.
-  void pack_outboxes(SimTime window_start);
+  // Takes the outboxes' events whose content is final by `window_start` into to_ship_, each
+  // rank's in (time, key) order; pack_round() then packs the next of them into outgoing_, each
+  // rank's part in rank order, outgoing_counts_ bytes each, and says whether any are left.
+  void collect_outboxes(SimTime window_start);
+  bool pack_round();
   SimTime earliest_here() const;
   void push_incoming(std::span<const std::byte> bytes);
 
@@ -294,9 +300,12 @@ class Simulator {
   SimTime lookahead_;
   PartitionExchange* exchange_ = nullptr;  // over ranks only; then current_ is this rank
   std::vector<EventShipping*> shipping_;   // by kind; null: the payload travels as it is
-  std::vector<EventShipping*> shipping_hooks_;  // each hook once, told of batches
+  std::vector<EventShipping*> shipping_hooks_;  // each hook once, told when a window is shipped
   std::vector<std::byte> outgoing_;        // a window's packed outboxes (rank_windows.cpp)
   std::vector<size_t> outgoing_counts_;
+  std::vector<std::vector<Event>> to_ship_;  // per rank: this window's events for it
+  std::vector<size_t> ship_cursor_;          // per rank: the next of them to pack
+  size_t shipping_round_bytes_ = size_t{64} << 20;
   EventFingerprints fingerprints_;
   uint64_t stale_kinds_ = 0;  // bit k: events of kind k go through the filter
   StaleFilter stale_filter_ = nullptr;

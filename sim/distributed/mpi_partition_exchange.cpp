@@ -60,25 +60,36 @@ WindowEnd MpiPartitionExchange::end_window(SimTime clock, bool ok) {
   return WindowEnd{SimTime{all[0]}, all[1] == 0};
 }
 
-std::span<const std::byte> MpiPartitionExchange::exchange(std::span<const std::byte> outgoing,
-                                                          std::span<const size_t> counts) {
+ExchangeRound MpiPartitionExchange::exchange(std::span<const std::byte> outgoing,
+                                             std::span<const size_t> counts, bool more) {
   DLSIM_CHECK(counts.size() == ranks_, "{} outboxes for {} ranks", counts.size(), ranks_);
-  std::vector<int> send_counts(ranks_), receive_counts(ranks_);
+  // Every rank's counts and its "more", to all (one collective: each rank learns what it will
+  // receive, and whether any rank goes on for another round).
+  const size_t row = ranks_ + 1;
+  std::vector<int> mine(row), send_counts(ranks_), receive_counts(ranks_);
   size_t total = 0;
   for (uint32_t r = 0; r < ranks_; ++r) {
     DLSIM_CHECK(counts[r] <= INT_MAX, "{} bytes for rank {}", counts[r], r);
-    send_counts[r] = static_cast<int>(counts[r]);
+    send_counts[r] = mine[r] = static_cast<int>(counts[r]);
     total += counts[r];
   }
+  mine[ranks_] = more ? 1 : 0;
   DLSIM_CHECK(total == outgoing.size(), "{} bytes counted, {} given", total, outgoing.size());
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm_);
+  sizes_.resize(row * ranks_);
+  MPI_Allgather(mine.data(), static_cast<int>(row), MPI_INT, sizes_.data(), static_cast<int>(row),
+                MPI_INT, comm_);
+  bool any_more = false;
+  for (uint32_t r = 0; r < ranks_; ++r) {
+    receive_counts[r] = sizes_[r * row + rank_];
+    any_more = any_more || sizes_[r * row + ranks_] != 0;
+  }
   const std::vector<int> send_offsets = offsets_of(send_counts);
   const std::vector<int> receive_offsets = offsets_of(receive_counts);
   received_.resize(static_cast<size_t>(receive_offsets.back()) +
                    static_cast<size_t>(receive_counts.back()));
   MPI_Alltoallv(outgoing.data(), send_counts.data(), send_offsets.data(), MPI_BYTE,
                 received_.data(), receive_counts.data(), receive_offsets.data(), MPI_BYTE, comm_);
-  return received_;
+  return ExchangeRound{received_, any_more};
 }
 
 std::vector<std::vector<std::byte>> MpiPartitionExchange::gather_to_rank_0(

@@ -28,8 +28,8 @@ class MpiPartitionExchange final : public RankCollectives {
   WindowStart start_window(SimTime earliest, bool ok) override;
   bool all_ok(bool ok) override;
   WindowEnd end_window(SimTime clock, bool ok) override;
-  std::span<const std::byte> exchange(std::span<const std::byte> outgoing,
-                                      std::span<const size_t> counts) override;
+  ExchangeRound exchange(std::span<const std::byte> outgoing, std::span<const size_t> counts,
+                         bool more) override;
   std::vector<std::vector<std::byte>> gather_to_rank_0(std::span<const std::byte> mine) override;
   void all_reduce(std::span<int64_t> values, Reduction op) override;
   std::vector<std::byte> all_gather(std::span<const std::byte> mine) override;
@@ -40,6 +40,7 @@ class MpiPartitionExchange final : public RankCollectives {
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;
   std::vector<std::byte> received_;  // exchange()'s, reused
+  std::vector<int> sizes_;           // exchange()'s: every rank's counts and "more"
   uint32_t rank_ = 0;
   uint32_t ranks_ = 1;
 };

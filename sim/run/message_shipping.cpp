@@ -11,12 +11,13 @@ MessageShipping::MessageShipping(Swarm& swarm)
   swarm.sim().set_shipping(EventKind::kDelivery, *this);
 }
 
-void MessageShipping::pack(const Event& e, std::vector<std::byte>& out) {
+void MessageShipping::pack(const Event& e, uint32_t to_rank, std::vector<std::byte>& out) {
   HandedOverMessage where = swarm_.network().hand_over(e.payload);
   Message content = swarm_.take_in_flight(e.payload);
   StateWriter writer(out);
   AgentArchive ar(writer);
-  ar.share_numbers(sent_);  // which keeps the snapshot alive until the batch ends
+  if (sent_.size() <= to_rank) sent_.resize(to_rank + 1);
+  ar.share_numbers(sent_[to_rank]);  // which keeps the snapshot alive until the window's end
   ar.value(where);
   ar.message(content);
 }

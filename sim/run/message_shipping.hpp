@@ -22,11 +22,10 @@ class MessageShipping final : public EventShipping {
   /// runs of that simulator.
   explicit MessageShipping(Swarm& swarm);
 
-  void pack(const Event& e, std::vector<std::byte>& out) override;
-  void begin_batch(uint32_t) override { sent_.clear(); }
-  void end_batch() override { sent_.clear(); }
+  void pack(const Event& e, uint32_t to_rank, std::vector<std::byte>& out) override;
   uint32_t unpack(const Event& e, uint32_t from_rank, std::span<const std::byte> content) override;
-  void end_unpacking() override {
+  void window_shipped() override {
+    for (SnapshotNumbers& n : sent_) n.clear();
     for (SnapshotNumbers& n : received_numbers_) n.clear();
   }
   SimTime content_final_at(const Event& e) const override {
@@ -36,10 +35,10 @@ class MessageShipping final : public EventShipping {
  private:
   Swarm& swarm_;
   // A snapshot goes to another rank once per window however many of its agents a sender's
-  // messages go to (a DETSGRAD broadcast, say): the messages of one window's batch to a rank
-  // number their snapshots together, and so do those from each rank here (received as a batch
-  // in its order), as a checkpoint does. Cleared after each batch.
-  SnapshotNumbers sent_;
+  // messages go to (a DETSGRAD broadcast, say): the messages one window sends a rank number
+  // their snapshots together, and so do those from each rank here (unpacked in the order they
+  // were packed), as a checkpoint does. Cleared once the window is shipped.
+  std::vector<SnapshotNumbers> sent_;              // by receiving rank
   std::vector<SnapshotNumbers> received_numbers_;  // by sending rank
   // The snapshots of messages from other ranks, by the node they come to: model-sized buffers
   // reused once their messages and copies are gone (a fresh allocation faults in hundreds of

@@ -67,8 +67,10 @@ class ThreadExchange final : public PartitionExchange {
     b_.sync.arrive_and_wait();
     return w;
   }
-  std::span<const std::byte> exchange(std::span<const std::byte> outgoing,
-                                      std::span<const size_t> counts) override {
+  ExchangeRound exchange(std::span<const std::byte> outgoing, std::span<const size_t> counts,
+                         bool more) override {
+    ++rounds;
+    const bool any_more = !all_ok(!more);
     std::vector<std::vector<std::byte>>& boxes = b_.boxes[rank_];
     boxes.assign(b_.ranks, {});
     for (uint32_t r = 0, at = 0; r < b_.ranks; at += static_cast<uint32_t>(counts[r]), ++r)
@@ -78,8 +80,9 @@ class ThreadExchange final : public PartitionExchange {
     for (uint32_t r = 0; r < b_.ranks; ++r)
       in_.insert(in_.end(), b_.boxes[r][rank_].begin(), b_.boxes[r][rank_].end());
     b_.sync.arrive_and_wait();
-    return in_;
+    return ExchangeRound{in_, any_more};
   }
+  size_t rounds = 0;  // exchange() calls
   std::vector<std::vector<std::byte>> gather_to_rank_0(std::span<const std::byte> mine) override {
     b_.mine[rank_].assign(mine.begin(), mine.end());
     b_.sync.arrive_and_wait();
@@ -101,12 +104,15 @@ struct RankResult {
   NodeLogs logs;
   RankTotals totals;
   std::string error;  // what run() threw, if it did
+  size_t rounds = 0;  // of the windows' shipping, on rank 0
 };
 
 // partitioned_simulator_test.cpp's workload on node `throw_node`'s failing at 5 ms (none: -1):
 // every event schedules one or two more, for its own node at any delay, for others no sooner
-// than the lookahead. Returns rank 0's view with every rank's logs merged in.
-RankResult run_ranks(uint32_t nodes, uint32_t ranks, int64_t throw_node = -1) {
+// than the lookahead. Returns rank 0's view with every rank's logs merged in. `round_bytes`: the
+// shipping's rounds (0: the default).
+RankResult run_ranks(uint32_t nodes, uint32_t ranks, int64_t throw_node = -1,
+                     size_t round_bytes = 0) {
   SharedBoard board(ranks);
   std::vector<RankResult> results(ranks);
   auto work = [&](uint32_t rank) {
@@ -115,6 +121,7 @@ RankResult run_ranks(uint32_t nodes, uint32_t ranks, int64_t throw_node = -1) {
     RankResult& out = results[rank];
     try {
       if (ranks > 1) sim.partition(contiguous_partitions(nodes, ranks, kLookahead), exchange);
+      if (round_bytes > 0) sim.set_shipping_round_bytes(round_bytes);
       for (uint32_t i = 0; i < nodes; ++i)
         if (sim.runs_here(AgentId{i}))
           sim.schedule_at(SimTime::from_us(i % 3 * 250), EventKind::kTimer, AgentId{i});
@@ -136,6 +143,7 @@ RankResult run_ranks(uint32_t nodes, uint32_t ranks, int64_t throw_node = -1) {
       });
       out.totals = ranks > 1 ? totals_over_ranks(sim, exchange)
                              : RankTotals{sim.fingerprint(), sim.events_processed()};
+      out.rounds = exchange.rounds;
     } catch (const std::exception& e) {
       out.error = e.what();
     }
@@ -165,6 +173,23 @@ TEST_CASE("ranks exchanging events at each window give every node one queue's ev
   }
 }
 
+TEST_CASE("windows shipped in rounds of one event per rank give one queue's events and order") {
+  const RankResult one = run_ranks(12, 1);
+  for (uint32_t ranks : {2u, 3u}) {
+    CAPTURE(ranks);
+    const RankResult whole = run_ranks(12, ranks);
+    const RankResult rounds = run_ranks(12, ranks, -1, 1);  // a byte: one event per round
+    CHECK(rounds.error.empty());
+    CHECK(rounds.logs == one.logs);
+    CHECK(rounds.totals.fingerprint.value() == one.totals.fingerprint.value());
+    CHECK(rounds.rounds > whole.rounds);  // some windows took several rounds
+  }
+  // A throw in a window that takes several rounds still reaches every rank.
+  const RankResult r = run_ranks(12, 3, 5, 1);
+  CHECK(r.error.find("node failed on purpose") != std::string::npos);
+  CHECK(r.error.find("rank 0: another rank failed") != std::string::npos);
+}
+
 TEST_CASE("a rank whose handler throws makes every other rank's run throw at the next window") {
   // Node 5 is on rank 1 of 3 (nodes 4 to 7).
   const RankResult r = run_ranks(12, 3, 5);
@@ -185,9 +210,9 @@ TEST_CASE("over ranks, events for another rank's node are refused outside a hand
     WindowStart start_window(SimTime t, bool ok) override { return inner.start_window(t, ok); }
     bool all_ok(bool ok) override { return inner.all_ok(ok); }
     WindowEnd end_window(SimTime t, bool ok) override { return inner.end_window(t, ok); }
-    std::span<const std::byte> exchange(std::span<const std::byte> o,
-                                        std::span<const size_t> counts) override {
-      return inner.exchange(o.first(counts[0]), counts.first(1));
+    ExchangeRound exchange(std::span<const std::byte> o, std::span<const size_t> counts,
+                           bool more) override {
+      return inner.exchange(o.first(counts[0]), counts.first(1), more);
     }
     std::vector<std::vector<std::byte>> gather_to_rank_0(std::span<const std::byte> m) override {
       return inner.gather_to_rank_0(m);

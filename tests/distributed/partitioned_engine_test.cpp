@@ -42,6 +42,11 @@ TEST_CASE("a random graph of 40 nodes over 2, 3 and 4 MPI ranks gives one proces
   check_ranks_agree("random 40", "random");
 }
 
+TEST_CASE("a random graph of 40 nodes shipped in rounds of one event over MPI ranks too") {
+  // A byte a round: every window's events go one per rank and round (Allgather's "more").
+  check_ranks_agree("random 40 --round-bytes 1", "random-rounds");
+}
+
 TEST_CASE("a message arriving exactly one lookahead after a window's start keeps its order") {
   // Node 0 (rank 0) sends node 1 (rank 1) a message at each of its ticks, exactly one lookahead
   // ahead, onto an instant where node 1 has its own tick: the message (origin 0) must run first.

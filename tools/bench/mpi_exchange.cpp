@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
     dlsim::MpiPartitionExchange exchange;
     const size_t events = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 16;
     const int reps = argc > 2 ? std::atoi(argv[2]) : 2000;
-    constexpr size_t kEventBytes = 32 + 8;  // the wire header, then the content
+    constexpr size_t kEventBytes = 40 + 8;  // the wire header, then the content
     std::vector<size_t> counts(exchange.ranks(), events * kEventBytes);
     counts[exchange.rank()] = 0;
     const std::vector<std::byte> out((exchange.ranks() - 1) * events * kEventBytes, std::byte{1});
@@ -29,8 +29,8 @@ int main(int argc, char** argv) {
     for (int k = 0; k < reps; ++k) {
       MPI_Barrier(MPI_COMM_WORLD);
       const auto t = std::chrono::steady_clock::now();
-      const std::span<const std::byte> in = exchange.exchange(out, counts);
-      exchange.start_window(dlsim::SimTime{1000 + static_cast<int64_t>(in.size())}, true);
+      const dlsim::ExchangeRound in = exchange.exchange(out, counts, false);
+      exchange.start_window(dlsim::SimTime{1000 + static_cast<int64_t>(in.incoming.size())}, true);
       window_s.push_back(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
     }

@@ -82,7 +82,7 @@ class Slots final : public EventShipping {
     free_.push_back(slot);
     return content_[slot];
   }
-  void pack(const Event& e, std::vector<std::byte>& out) override {
+  void pack(const Event& e, uint32_t, std::vector<std::byte>& out) override {
     const uint64_t content = take(e.payload);
     const size_t at = out.size();
     out.resize(at + sizeof content);
@@ -107,10 +107,13 @@ struct Options {
   uint32_t virtual_ranks = 1;
   int64_t throw_node = -1;
   SimTime throw_at;
+  size_t round_bytes = 0;  // the shipping's rounds (0: the default)
 };
 
 Options parse(int argc, char** argv) {
-  if (argc < 3) throw InputError("usage: toy_network GRAPH NODES [--virtual R] [--throw-at N:US]");
+  if (argc < 3)
+    throw InputError(
+        "usage: toy_network GRAPH NODES [--virtual R] [--throw-at N:US] [--round-bytes B]");
   Options o;
   o.graph = argv[1];
   o.nodes = static_cast<uint32_t>(std::stoul(argv[2]));
@@ -119,6 +122,8 @@ Options parse(int argc, char** argv) {
     const std::string flag = argv[i], value = argv[i + 1];
     if (flag == "--virtual") {
       o.virtual_ranks = static_cast<uint32_t>(std::stoul(value));
+    } else if (flag == "--round-bytes") {
+      o.round_bytes = std::stoul(value);
     } else if (flag == "--throw-at") {
       o.throw_node = std::stoll(value.substr(0, value.find(':')));
       o.throw_at = SimTime::from_us(std::stoll(value.substr(value.find(':') + 1)));
@@ -142,6 +147,7 @@ std::string run_toy(const Options& o, PartitionExchange* exchange) {
     sim.partition(contiguous_partitions(o.nodes, ranks, kLookahead), *exchange);
   else if (ranks > 1)
     sim.partition(contiguous_partitions(o.nodes, ranks, kLookahead));
+  if (o.round_bytes > 0) sim.set_shipping_round_bytes(o.round_bytes);
   Slots slots;
   sim.set_shipping(EventKind::kDelivery, slots);
   std::vector<uint64_t> state(o.nodes);
