@@ -1,5 +1,6 @@
 // The PartitionExchange (sim/core/partition_exchange.hpp) over MPI: each window's agreement is
-// one MPI_Allreduce, its events one MPI_Alltoall of byte counts and one MPI_Alltoallv of bytes;
+// one MPI_Allreduce, each round of its events one MPI_Allgather of every rank's byte counts and
+// "more" and one MPI_Alltoallv of bytes;
 // and the run layer's RankCollectives (sim/core/rank_collectives.hpp).
 #pragma once
 

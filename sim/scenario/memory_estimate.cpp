@@ -26,14 +26,15 @@ constexpr uint64_t kAgentBytes = 3ull << 10;
 // place-holder here that still has its Agent record and streams, the algorithm's per-agent record
 // and its node's network state; and each agent of another rank whose messages come into this
 // rank's block brings copies of its model: the one its neighbours here hold, the next arriving,
-// the pools' spares, and the window's bytes sent and received (once per window and rank however
-// many neighbours it has here). Measured (tools/bench/rank_memory.sh, 100,000 quadratic agents
-// of 1,000 parameters, async DETSGRAD, 20 iterations, 2 ranks; one process peaked at 3.28 GB):
-// on a torus (a cut of two rows) 1.84 GB per rank, 0.20 GB above half of one process for 50,000
-// place-holders; on a random 4-regular graph 2.78 GB, with 46,859 of the other rank's agents
-// sending into a block: 0.94 GB more, 5.0 vectors each.
+// the pools' spares, and its share of the window's bytes sent and received (once per window and
+// rank however many neighbours it has here; rounds of 64 MiB bound what a window holds).
+// Measured (tools/bench/rank_memory.sh, 100,000 quadratic agents of 1,000 parameters, async
+// DETSGRAD, 20 iterations, 2 ranks; one process peaked at 3.28 GB): on a torus (a cut of two
+// rows) 1.84 GB per rank, 0.20 GB above half of one process for 50,000 place-holders; on a
+// random 4-regular graph 2.52 GB, with 46,859 of the other rank's agents sending into a block:
+// 0.68 GB more, 3.6 vectors each.
 constexpr uint64_t kPlaceHolderBytes = 4ull << 10;
-constexpr double kVectorsPerSender = 5.0;
+constexpr double kVectorsPerSender = 3.6;
 
 // A compression's messages and scratch, in parameter vectors per agent: about two messages
 // alive (the one being sent and the last one still held), each k indices and k values (d values
