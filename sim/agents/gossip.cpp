@@ -14,7 +14,8 @@ GossipSgd::GossipSgd(GossipMode mode, const TriggerSpec& trigger, Overlay overla
 void GossipSgd::start(std::span<Agent> agents) {
   state_.assign(agents.size(), PerAgent{});
   compression_.start(agents);
-  for (PerAgent& s : state_) s.inbox.reserve(agents.size() > 64 ? 64 : agents.size());
+  for (const Agent& a : agents)  // not a place-holder's (agent.hpp): it receives nothing here
+    if (a.held()) state_[a.id.value].inbox.reserve(agents.size() > 64 ? 64 : agents.size());
 }
 
 void GossipSgd::prepare(Agent& a) {

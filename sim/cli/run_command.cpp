@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <thread>
@@ -82,6 +84,21 @@ fs::path resumed_run(const RunCommandOptions& o) {
 
 namespace {
 
+// DLSIM_ROUND_BYTES: the size of a window's shipping rounds over MPI ranks (docs/
+// partitioned-runs.md, "Slice (d)"), for tests that need windows of several rounds; unset: the
+// default.
+size_t round_bytes_from_environment() {
+  const char* value = std::getenv("DLSIM_ROUND_BYTES");
+  if (value == nullptr) return 0;
+  const std::string text(value);
+  size_t bytes = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), bytes);
+  if (error != std::errc{} || end != text.data() + text.size() || bytes == 0)
+    throw InputError(
+        fmt::format("DLSIM_ROUND_BYTES: \"{}\" is not a positive number of bytes", text));
+  return bytes;
+}
+
 void run_here(const RunCommandOptions& o, std::ostream& out, std::ostream& err,
               RankCollectives* ranks) {
   const std::optional<fs::path> resume =
@@ -98,6 +115,7 @@ void run_here(const RunCommandOptions& o, std::ostream& out, std::ostream& err,
   options.progress = o.quiet ? ProgressMode::kQuiet
                              : (isatty(STDERR_FILENO) ? ProgressMode::kBar : ProgressMode::kLines);
   options.ranks = ranks;
+  options.shipping_round_bytes = round_bytes_from_environment();
   const RunReport report = run_scenario(spec, options, err);
   if (!report.summary.is_null()) {  // over MPI ranks, rank 0 alone reports
     print_result(report.summary, out);

@@ -76,7 +76,8 @@ class EventShipping {
   /// packed them.
   virtual uint32_t unpack(const Event& e, uint32_t from_rank,
                           std::span<const std::byte> content) = 0;
-  /// After a window's last round, on every rank: references end with the window.
+  /// After a window's last round (on every rank that has not failed): references end with the
+  /// window.
   virtual void window_shipped() {}
   /// From when what pack() would append for `e` can no longer change (a message whose newer
   /// copy may still replace it while it waits to be sent). Until then `e` stays in its outbox:

@@ -28,6 +28,8 @@ class RankCollectives : public PartitionExchange {
   /// Point to point, for pipelines: `bytes` to rank `to`, which receive()s them from this rank.
   virtual void send(uint32_t to, std::span<const std::byte> bytes) = 0;
   virtual std::vector<std::byte> receive(uint32_t from) = 0;
+  /// How many ranks (this one included) share this rank's machine, and so its memory.
+  virtual uint32_t ranks_on_this_machine() const { return 1; }
 };
 
 }  // namespace dlsim

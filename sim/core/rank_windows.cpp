@@ -197,14 +197,14 @@ uint64_t Simulator::run_rank(HandlerRef handler, SimTime until, WindowControl* w
     // received whole.
     attempt([&] { collect_outboxes(first); });
     for (bool more = true; more;) {
-      bool mine = false;
-      attempt([&] { mine = pack_round(); });
+      bool have_more = false;
+      attempt([&] { have_more = pack_round(); });
       if (failure) {  // this rank sends nothing until the next agreement
         outgoing_.clear();
         outgoing_counts_.assign(queues_.size(), 0);
-        mine = false;
+        have_more = false;
       }
-      const ExchangeRound round = exchange.exchange(outgoing_, outgoing_counts_, mine);
+      const ExchangeRound round = exchange.exchange(outgoing_, outgoing_counts_, have_more);
       attempt([&] { push_incoming(round.incoming); });
       more = round.more;
     }

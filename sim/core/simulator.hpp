@@ -301,7 +301,7 @@ class Simulator {
   PartitionExchange* exchange_ = nullptr;  // over ranks only; then current_ is this rank
   std::vector<EventShipping*> shipping_;   // by kind; null: the payload travels as it is
   std::vector<EventShipping*> shipping_hooks_;  // each hook once, told when a window is shipped
-  std::vector<std::byte> outgoing_;        // a window's packed outboxes (rank_windows.cpp)
+  std::vector<std::byte> outgoing_;  // a round of a window's packed events (rank_windows.cpp)
   std::vector<size_t> outgoing_counts_;
   std::vector<std::vector<Event>> to_ship_;  // per rank: this window's events for it
   std::vector<size_t> ship_cursor_;          // per rank: the next of them to pack

@@ -32,6 +32,12 @@ MpiPartitionExchange::MpiPartitionExchange(MPI_Comm comm) {
   MPI_Comm_size(comm_, &size);
   rank_ = static_cast<uint32_t>(rank);
   ranks_ = static_cast<uint32_t>(size);
+  MPI_Comm local = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local);
+  int local_size = 1;
+  MPI_Comm_size(local, &local_size);
+  MPI_Comm_free(&local);
+  local_ranks_ = static_cast<uint32_t>(local_size);
 }
 
 MpiPartitionExchange::~MpiPartitionExchange() {
@@ -79,16 +85,31 @@ ExchangeRound MpiPartitionExchange::exchange(std::span<const std::byte> outgoing
   MPI_Allgather(mine.data(), static_cast<int>(row), MPI_INT, sizes_.data(), static_cast<int>(row),
                 MPI_INT, comm_);
   bool any_more = false;
+  size_t incoming = 0;
   for (uint32_t r = 0; r < ranks_; ++r) {
     receive_counts[r] = sizes_[r * row + rank_];
+    incoming += static_cast<size_t>(receive_counts[r]);
     any_more = any_more || sizes_[r * row + ranks_] != 0;
   }
-  const std::vector<int> send_offsets = offsets_of(send_counts);
-  const std::vector<int> receive_offsets = offsets_of(receive_counts);
-  received_.resize(static_cast<size_t>(receive_offsets.back()) +
-                   static_cast<size_t>(receive_counts.back()));
-  MPI_Alltoallv(outgoing.data(), send_counts.data(), send_offsets.data(), MPI_BYTE,
-                received_.data(), receive_counts.data(), receive_offsets.data(), MPI_BYTE, comm_);
+  received_.resize(incoming);
+  // Pairwise rather than one MPI_Alltoallv, whose int offsets would cap what a rank receives in
+  // a round at 2 GiB: each rank sends every other at least one event per round, which with
+  // large models over many ranks can add up past that. Each part is one message, at most INT_MAX.
+  requests_.clear();
+  size_t in_at = 0, out_at = 0;
+  for (uint32_t r = 0; r < ranks_; ++r) {
+    if (receive_counts[r] > 0)
+      MPI_Irecv(received_.data() + in_at, receive_counts[r], MPI_BYTE, static_cast<int>(r),
+                kExchangeTag, comm_, &requests_.emplace_back());
+    in_at += static_cast<size_t>(receive_counts[r]);
+  }
+  for (uint32_t r = 0; r < ranks_; ++r) {
+    if (send_counts[r] > 0)
+      MPI_Isend(outgoing.data() + out_at, send_counts[r], MPI_BYTE, static_cast<int>(r),
+                kExchangeTag, comm_, &requests_.emplace_back());
+    out_at += static_cast<size_t>(send_counts[r]);
+  }
+  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   return ExchangeRound{received_, any_more};
 }
 

@@ -10,6 +10,7 @@
 
 #include "sim/agents/service_node.hpp"
 #include "sim/core/rank_totals.hpp"
+#include "sim/core/system_memory.hpp"
 #include "sim/metrics/comm_over_ranks.hpp"
 #include "sim/metrics/comm_recorder.hpp"
 #include "sim/metrics/evaluation.hpp"
@@ -143,7 +144,13 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
   }
   // Refuses what cannot fit (over ranks: in the largest rank's share), before anything is
   // written.
-  RunPlan plan = ranks ? plan_run(spec, rank_count, rank) : plan_run(spec);
+  // Ranks that share a machine share its memory.
+  RunPlan plan =
+      ranks
+          ? plan_run(spec,
+                     available_memory_bytes().value_or(UINT64_MAX) / ranks->ranks_on_this_machine(),
+                     rank_count, rank)
+          : plan_run(spec);
   const MemoryEstimate memory = plan.memory;
   // A checkpoint in OUT.tmp: this run continues it, if it is this build's and scenario's, and
   // was written by as many ranks (each resumes its own part).
@@ -194,6 +201,8 @@ RunReport run_scenario(const ScenarioSpec& spec, const RunOptions& options, std:
                 "rank {} holds agents [{}, {}) of another partition", rank, world->held.first,
                 world->held.end);
     world->sim.partition(p, *ranks);
+    if (options.shipping_round_bytes > 0)
+      world->sim.set_shipping_round_bytes(options.shipping_round_bytes);
     shipping.emplace(swarm);
   }
   Resumed resumed;

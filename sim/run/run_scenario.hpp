@@ -40,6 +40,9 @@ struct RunOptions {
   /// runs its block of agents, and rank 0 alone writes the output folder and logs. Every rank
   /// calls run_scenario with the same spec and options. Null (or one rank): one process.
   RankCollectives* ranks = nullptr;
+  /// Over ranks: the size of a window's shipping rounds (Simulator::set_shipping_round_bytes);
+  /// 0: the default. dlsim run reads it from DLSIM_ROUND_BYTES, for tests.
+  size_t shipping_round_bytes = 0;
 };
 
 struct RunReport {

@@ -14,17 +14,17 @@ namespace dlsim {
 /// Where the partitions run: in this process (virtual ranks), or one per MPI rank.
 enum class PartitionsRun : uint8_t { kInProcess, kOverRanks };
 
-/// The agents of `world` in `ranks` contiguous blocks (a service node, if any, with the last),
-/// and the lookahead: the smallest latency of a physical link whose ends lie in two blocks.
-/// InputError, naming the scenario's file and key, for what a partitioned run cannot do yet
-/// (max-min sharing, link failures, a service node or a collective, async rejoin pulls; over
-/// MPI ranks also every rejoin pull, omniscient attackers and CHOCO on a changing graph), for a
-/// zero lookahead and for more ranks than agents.
-/// The refusals of plan_partitions that need only the scenario and its `agents` (the agents
-/// that run): a run over MPI ranks checks them before it builds its share of the world, whose
-/// other agents are place-holders that a refused algorithm could not start with.
+/// InputError, naming the scenario's file and key, for what `ranks` partitions of the `agents`
+/// that run cannot do yet (max-min sharing, link failures, a service node or a collective, async
+/// rejoin pulls; over MPI ranks also every rejoin pull, omniscient attackers and CHOCO on a
+/// changing graph) and for more ranks than agents. A run over MPI ranks checks them before it
+/// builds its share of the world, whose other agents are place-holders that a refused algorithm
+/// could not start with.
 void refuse_partitioning(const ScenarioSpec& spec, uint32_t agents, uint32_t ranks,
                          PartitionsRun where);
+/// The agents of `world` in `ranks` contiguous blocks, and the lookahead: the smallest latency
+/// of a physical link whose ends lie in two blocks. The refusals above, and InputError for a
+/// zero lookahead.
 Partitions plan_partitions(const World& world, uint32_t ranks,
                            PartitionsRun where = PartitionsRun::kInProcess);
 

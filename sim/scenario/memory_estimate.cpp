@@ -248,6 +248,10 @@ MemoryEstimate MemoryEstimator::before_graphs() const {
   return estimate(GraphDegrees{}, false, RankShare{});
 }
 
+MemoryEstimate MemoryEstimator::before_graphs(const RankShare& share) const {
+  return estimate(GraphDegrees{}, false, RankShare{share.ranks, share.held, 0});
+}
+
 MemoryEstimate MemoryEstimator::estimate(const GraphDegrees& degrees) const {
   return estimate(degrees, true, RankShare{});
 }

@@ -77,6 +77,8 @@ class MemoryEstimator {
   /// the degree) and none in flight (how many depends on the degrees, not always growing with
   /// them).
   MemoryEstimate before_graphs() const;
+  /// The same lower bound for the largest rank's share (its senders, unknown yet, as none).
+  MemoryEstimate before_graphs(const RankShare& share) const;
   /// The estimate over graphs of these degrees.
   MemoryEstimate estimate(const GraphDegrees& degrees) const;
   /// The estimate of the largest rank's share of a run over MPI ranks.

@@ -84,6 +84,10 @@ RunPlan plan_run(const ScenarioSpec& spec, uint64_t available_bytes, uint32_t ra
                  uint32_t rank) {
   DLSIM_CHECK(ranks > 1 && rank < ranks, "rank {} of {}", rank, ranks);
   const MemoryEstimator estimator(spec, available_bytes);
+  const uint32_t agents = running_agents(spec);
+  check_memory_fits(
+      spec, estimator.before_graphs(RankShare{ranks, largest_contiguous_block(agents, ranks), 0}),
+      available_bytes);
   RunPlan plan = plan_graphs(spec);
   DLSIM_CHECK(plan.agents >= ranks, "{} agents over {} ranks", plan.agents, ranks);
   plan.memory = estimator.estimate(plan.degrees, rank_share(spec, plan, ranks));

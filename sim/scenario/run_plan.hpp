@@ -38,7 +38,8 @@ RunPlan plan_run(const ScenarioSpec& spec, uint64_t available_bytes);
 /// plan_run against available_memory_bytes() (no bound when it cannot be read).
 RunPlan plan_run(const ScenarioSpec& spec);
 /// The plan of one rank of a run over `ranks` MPI ranks (> 1): the estimate and the check are
-/// those of the largest rank's share (rank_share), and `held` is rank `rank`'s block.
+/// those of the largest rank's share (rank_share) against `available_bytes` (its share of its
+/// machine's memory, when ranks share one), and `held` is rank `rank`'s block.
 RunPlan plan_run(const ScenarioSpec& spec, uint64_t available_bytes, uint32_t ranks, uint32_t rank);
 RunPlan plan_run(const ScenarioSpec& spec, uint32_t ranks, uint32_t rank);
 /// The agents that run: the scenario's, or 1 for a centralized run.

@@ -7,12 +7,14 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "mpirun.hpp"
 #include "sim/core/build_info.hpp"
+#include "sim/core/system_memory.hpp"
 
 using namespace dlsim::testing;
 using nlohmann::json;
@@ -50,9 +52,10 @@ Results results_of(const fs::path& out) {
   return {read_text(out / "metrics.csv"), s, ranks};
 }
 
-// One process, then 2 and 3 ranks: the same results, written by rank 0 alone.
+// One process, then 2 and 3 ranks: the same results, written by rank 0 alone. `env`: set for
+// the ranks (`VAR=value ...`).
 void check_ranks_agree(const std::string& name, const std::string& scenario,
-                       const std::vector<std::string>& sets = {}) {
+                       const std::vector<std::string>& sets = {}, const std::string& env = "") {
   const fs::path dir = scratch(name);
   if (!mpirun_works(dir)) return;
   const Outcome one = run(run_command(scenario, "one", sets), dir);
@@ -61,7 +64,8 @@ void check_ranks_agree(const std::string& name, const std::string& scenario,
   for (int ranks : {2, 3}) {
     CAPTURE(ranks);
     const std::string out = fmt::format("ranks{}", ranks);
-    const Outcome r = run(mpirun(ranks) + run_command(scenario, out, sets), dir, 300);
+    const std::string ranks_env = env.empty() ? "" : "env " + env + " ";
+    const Outcome r = run(mpirun(ranks) + ranks_env + run_command(scenario, out, sets), dir, 300);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     const Results got = results_of(dir / out);
@@ -125,6 +129,19 @@ TEST_CASE("dlsim run over MPI ranks: CHOCO with top_k, dynamic topologies and ch
                      R"(/network/underlay={"kind":"ring"})"});
   check_ranks_agree("churn", kQuadratic,
                     {R"(/churn={"kind":"markov","mean_online":"30ms","mean_offline":"10ms"})"});
+}
+
+TEST_CASE("dlsim run over MPI ranks: windows shipped in rounds of one event each agree") {
+  // DLSIM_ROUND_BYTES=1: every window's messages cross one per rank and round, so a snapshot
+  // (a DETSGRAD broadcast) or a compressed change (CHOCO) that several messages share is a
+  // reference to an earlier round's.
+  const std::string one_event = "DLSIM_ROUND_BYTES=1";
+  check_ranks_agree("rounds-detsgrad", smoke("detsgrad"), {}, one_event);
+  check_ranks_agree("rounds-async", smoke("detsgrad-async"), {}, one_event);
+  check_ranks_agree(
+      "rounds-choco", kQuadratic,
+      {R"(/algorithm={"kind":"choco","gamma":0.2,"compression":{"kind":"top_k","fraction":0.1}})"},
+      one_event);
 }
 
 TEST_CASE("dlsim run over MPI ranks: NICs, full send buffers and Byzantine agents agree") {
@@ -244,6 +261,26 @@ TEST_CASE("dlsim run over MPI ranks: killed with SIGKILL and run again, sync and
                            {"/run/iterations=100000", "/run/eval_every=20000"}, "20000");
   check_killed_and_resumed("killed-async", smoke("detsgrad-async"),
                            {"/run/iterations=100000", "/run/eval_every=20000"}, "20000");
+}
+
+TEST_CASE("dlsim run over MPI ranks on one machine: its ranks share its memory") {
+  const fs::path dir = scratch("one-machine");
+  if (!mpirun_works(dir)) return;
+  const std::optional<uint64_t> available = dlsim::available_memory_bytes();
+  if (!available) return dlsim::skip_test("this machine's available memory cannot be read");
+  // 1,000 D-PSGD agents of D parameters on a ring hold about 6 vectors each (x, g, the target,
+  // D-PSGD's 3): a rank's share over 2 ranks is about 12,000 D bytes. D sized so that it is 0.7
+  // of the memory available: one rank alone would have it, two on this machine cannot.
+  const uint64_t dim = *available * 7 / 10 / 12000;
+  const Outcome r =
+      run(mpirun(2) + run_command(kQuadratic, "out",
+                                  {"/agents=1000", R"(/topology={"kind":"ring"})",
+                                   fmt::format("/model/dim={}", dim),
+                                   R"(/algorithm={"kind":"dpsgd"})", "/trigger=null"}),
+          dir);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("of memory is available") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "out.tmp"));
 }
 
 TEST_CASE("dlsim run over MPI ranks: what cannot run over ranks yet exits 2 naming its key") {

@@ -3,6 +3,10 @@
 // learner, and what every agent shares (the quadratic optimum, the model's size) is the same.
 #include <doctest/doctest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "sim/core/partitions.hpp"
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/world.hpp"
@@ -48,6 +52,25 @@ TEST_CASE("a world holding agents 1 and 2 of 4 builds them as the whole world do
   const NodeBlock held{1, 3};
   const auto part = world_holding(spec, held);
   check_block(*whole, *part, held);
+}
+
+TEST_CASE("algorithms start with place-holders: EventGraD, a robust rule, per-tensor events") {
+  // Each reads the model's tensors or sizes workspaces: from a held agent, never agent 0 here.
+  const std::vector<std::pair<std::string, std::vector<std::string>>> variants = {
+      {"detsgrad",
+       {R"(/algorithm={"kind":"eventgrad"})", R"(/trigger={"kind":"threshold","v0":0.1})"}},
+      {"detsgrad", {R"(/algorithm/aggregation={"rule":"median"})"}},
+      {"detsgrad", {R"(/trigger={"kind":"threshold","v0":0.1,"granularity":"layer"})"}},
+      {"dpsgd", {R"(/algorithm/aggregation={"rule":"trimmed_mean"})"}}};
+  for (const auto& [name, sets] : variants) {
+    CAPTURE(sets.front());
+    const ScenarioSpec spec =
+        load_scenario(std::string(DLSIM_SOURCE_DIR) + "/scenarios/smoke/" + name + ".json", sets);
+    const auto whole = build_world(spec, models::DataPaths{});
+    const NodeBlock held{1, 3};
+    const auto part = world_holding(spec, held);
+    check_block(*whole, *part, held);
+  }
 }
 
 TEST_CASE("a quadratic world holding one block draws every honest agent's target for the optimum") {

@@ -1,7 +1,8 @@
 // What one window of a run partitioned over MPI ranks costs the engine (sim/core/rank_windows.cpp
 // over sim/distributed): shipping EVENTS events to every other rank (each with 8 bytes of content,
-// as the toy network's messages) through MpiPartitionExchange::exchange (an MPI_Alltoall of counts
-// and an MPI_Alltoallv of bytes), then the window's agreement (start_window: one MPI_Allreduce).
+// as the toy network's messages) through MpiPartitionExchange::exchange (one round: an
+// MPI_Allgather of counts and a message to each rank), then the window's agreement
+// (start_window: one MPI_Allreduce).
 // Usage: mpirun --allow-run-as-root --oversubscribe -np 2 build/tools/bench/mpi_exchange
 //        [EVENTS] [REPS]   (defaults 16 and 2000). Prints the median over REPS, on rank 0.
 #include <mpi.h>
