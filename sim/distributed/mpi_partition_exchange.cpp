@@ -69,26 +69,26 @@ WindowEnd MpiPartitionExchange::end_window(SimTime clock, bool ok) {
 ExchangeRound MpiPartitionExchange::exchange(std::span<const std::byte> outgoing,
                                              std::span<const size_t> counts, bool more) {
   DLSIM_CHECK(counts.size() == ranks_, "{} outboxes for {} ranks", counts.size(), ranks_);
-  // Every rank's counts and its "more", to all (one collective: each rank learns what it will
-  // receive, and whether any rank goes on for another round).
+  // Every rank's row of counts and its "more", to all (one collective: each rank learns what it
+  // will receive, and whether any rank goes on for another round).
   const size_t row = ranks_ + 1;
-  std::vector<int> mine(row), send_counts(ranks_), receive_counts(ranks_);
+  sizes_.resize(row * ranks_);
+  int* mine = sizes_.data() + rank_ * row;
   size_t total = 0;
   for (uint32_t r = 0; r < ranks_; ++r) {
     DLSIM_CHECK(counts[r] <= INT_MAX, "{} bytes for rank {}", counts[r], r);
-    send_counts[r] = mine[r] = static_cast<int>(counts[r]);
+    mine[r] = static_cast<int>(counts[r]);
     total += counts[r];
   }
   mine[ranks_] = more ? 1 : 0;
   DLSIM_CHECK(total == outgoing.size(), "{} bytes counted, {} given", total, outgoing.size());
-  sizes_.resize(row * ranks_);
-  MPI_Allgather(mine.data(), static_cast<int>(row), MPI_INT, sizes_.data(), static_cast<int>(row),
-                MPI_INT, comm_);
+  MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, sizes_.data(), static_cast<int>(row), MPI_INT,
+                comm_);
+  const auto from = [&](uint32_t r) { return sizes_[r * row + rank_]; };  // what r sends here
   bool any_more = false;
   size_t incoming = 0;
   for (uint32_t r = 0; r < ranks_; ++r) {
-    receive_counts[r] = sizes_[r * row + rank_];
-    incoming += static_cast<size_t>(receive_counts[r]);
+    incoming += static_cast<size_t>(from(r));
     any_more = any_more || sizes_[r * row + ranks_] != 0;
   }
   received_.resize(incoming);
@@ -98,16 +98,16 @@ ExchangeRound MpiPartitionExchange::exchange(std::span<const std::byte> outgoing
   requests_.clear();
   size_t in_at = 0, out_at = 0;
   for (uint32_t r = 0; r < ranks_; ++r) {
-    if (receive_counts[r] > 0)
-      MPI_Irecv(received_.data() + in_at, receive_counts[r], MPI_BYTE, static_cast<int>(r),
-                kExchangeTag, comm_, &requests_.emplace_back());
-    in_at += static_cast<size_t>(receive_counts[r]);
+    if (from(r) > 0)
+      MPI_Irecv(received_.data() + in_at, from(r), MPI_BYTE, static_cast<int>(r), kExchangeTag,
+                comm_, &requests_.emplace_back());
+    in_at += static_cast<size_t>(from(r));
   }
   for (uint32_t r = 0; r < ranks_; ++r) {
-    if (send_counts[r] > 0)
-      MPI_Isend(outgoing.data() + out_at, send_counts[r], MPI_BYTE, static_cast<int>(r),
-                kExchangeTag, comm_, &requests_.emplace_back());
-    out_at += static_cast<size_t>(send_counts[r]);
+    if (counts[r] > 0)
+      MPI_Isend(outgoing.data() + out_at, static_cast<int>(counts[r]), MPI_BYTE,
+                static_cast<int>(r), kExchangeTag, comm_, &requests_.emplace_back());
+    out_at += counts[r];
   }
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   return ExchangeRound{received_, any_more};

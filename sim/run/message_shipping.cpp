@@ -6,7 +6,10 @@
 namespace dlsim {
 
 MessageShipping::MessageShipping(Swarm& swarm)
-    : swarm_(swarm), received_(swarm.network().graph().node_count()) {
+    : swarm_(swarm),
+      sent_(swarm.sim().partitions()),
+      received_numbers_(swarm.sim().partitions()),
+      received_(swarm.network().graph().node_count()) {
   swarm.sim().set_shipping(EventKind::kLinkArrival, *this);
   swarm.sim().set_shipping(EventKind::kDelivery, *this);
 }
@@ -16,8 +19,7 @@ void MessageShipping::pack(const Event& e, uint32_t to_rank, std::vector<std::by
   Message content = swarm_.take_in_flight(e.payload);
   StateWriter writer(out);
   AgentArchive ar(writer);
-  if (sent_.size() <= to_rank) sent_.resize(to_rank + 1);
-  ar.share_numbers(sent_[to_rank]);  // which keeps the snapshot alive until the window's end
+  ar.share_numbers(sent_.at(to_rank));  // which keeps the snapshot alive until the window's end
   ar.value(where);
   ar.message(content);
 }
@@ -26,8 +28,7 @@ uint32_t MessageShipping::unpack(const Event& e, uint32_t from_rank,
                                  std::span<const std::byte> content) {
   StateReader reader(content, "a message from another rank");
   AgentArchive ar(reader);
-  if (received_numbers_.size() <= from_rank) received_numbers_.resize(from_rank + 1);
-  ar.share_numbers(received_numbers_[from_rank]);
+  ar.share_numbers(received_numbers_.at(from_rank));
   ar.take_snapshots_from(received_.at(e.agent.value));
   HandedOverMessage where;
   Message m;

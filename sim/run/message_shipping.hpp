@@ -18,8 +18,8 @@ namespace dlsim {
 
 class MessageShipping final : public EventShipping {
  public:
-  /// Registers itself with the swarm's simulator for kLinkArrival and kDelivery; outlives the
-  /// runs of that simulator.
+  /// Registers itself with the swarm's simulator (already partitioned over the ranks) for
+  /// kLinkArrival and kDelivery; outlives the runs of that simulator.
   explicit MessageShipping(Swarm& swarm);
 
   void pack(const Event& e, uint32_t to_rank, std::vector<std::byte>& out) override;

@@ -64,7 +64,8 @@ TEST_CASE(
   CHECK(loaded[2].params == loaded[0].params);
   CHECK(loaded[2].to.value == 3);
 
-  // Read on its own, a reference to a snapshot this side never saw is refused.
+  // Read on its own, without the numbers of the message that carried the model, it cannot be
+  // read: its number is taken for a new snapshot, and the bytes after it are not one.
   StateReader alone(shared[1], "a message");
   AgentArchive ar(alone);
   Message m;
