@@ -18,6 +18,9 @@ bool carries_tensors(const Message& m) {
 void Swarm::send(Message m) {
   const SendResult r = network_.offer(sim_, m.from, m.to, m.size_bytes, m.buffering);
   if (r.outcome == SendOutcome::kDropped) return forget_pull(m);
+  // It superseded a waiting copy that its first link had already lost (network.hpp, offer()):
+  // it is lost with that copy, which was counted as the one on the wire.
+  if (r.outcome == SendOutcome::kSuperseded && !network_.in_flight(r.slot)) return forget_pull(m);
   if (r.outcome == SendOutcome::kSent && m.uncompressed_bytes != 0)
     listener_.message_compressed(m.from, m.uncompressed_bytes, m.size_bytes);
   if (r.outcome == SendOutcome::kSuperseded && carries_tensors(in_flight_[r.slot])) {

@@ -368,6 +368,18 @@ TEST_CASE("link failures: threads 1 and 2 give identical fingerprints, drops are
   }
 }
 
+TEST_CASE("link failures: a copy superseding a waiting one its first link lost is lost with it") {
+  // DETSGRAD async with a send buffer (64, coalesce): a copy waits behind a message while its
+  // first link is lost to a failure at once, and a newer copy replaces it in the buffer. That
+  // one is lost with it (it read the content of a slot that did not exist: a crash at 7 ms).
+  const std::vector<std::string> extra{
+      "--set", "/run/iterations=400", "--set",
+      R"(/network/failures={"kind":"markov","mtbf":"20ms","mttr":"5ms"})"};
+  const json s = summary_where_threads_agree("detsgrad-async", extra);
+  CHECK(s["comm"]["dropped_by_reason"]["link_down"].get<uint64_t>() > 0);
+  CHECK(s["comm"]["send_buffers"]["superseded"].get<uint64_t>() > 0);
+}
+
 TEST_CASE("link failures under maxmin sharing: threads 1 and 2 give identical fingerprints") {
   // As above with every message one flow over its route: failures cut flows as they happen.
   for (const std::string name : {"detsgrad", "detsgrad-async", "gossip-async-lossy"}) {
