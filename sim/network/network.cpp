@@ -12,7 +12,8 @@ Network::Network(topo::Graph physical, const NetworkConfig& config, uint64_t see
       wires_(graph_, config, seed),
       transport_(config.sharing == Sharing::kMaxMin
                      ? make_flow_transport(config, graph_, seed, wires_, messages_)
-                     : make_fifo_transport(config, graph_, seed, wires_, messages_)) {}
+                     : make_fifo_transport(config, graph_, seed, wires_, messages_)),
+      links_fail_(config.failures.kind != FailureKind::kNone) {}
 
 SendResult Network::offer(Simulator& sim, AgentId from, AgentId to, uint64_t size_bytes,
                           Buffering buffering) {
@@ -70,16 +71,15 @@ void Network::release(uint32_t slot) {
   messages_.free(slot);
 }
 
-HandedOverMessage Network::hand_over(uint32_t slot) {
+void Network::hand_over(uint32_t slot, HandedOverMessage& out) {
   DLSIM_CHECK(slot < messages_.slots().size() && messages_[slot].stage == Stage::kOnLink,
               "slot {} handed to another rank is not on a link", slot);
-  HandedOverMessage m{messages_[slot]};
-  if (m.slot.next_hop != Router::kEmptyRoute) {
-    const NetMessage& n = m.slot.message;
-    m.route_position = m.slot.next_hop - wires_.router().route(n.from.value, n.to.value);
-  }
+  out.slot = messages_[slot];
+  out.rest.clear();
+  const Router& router = wires_.router();
+  for (uint32_t h = out.slot.next_hop; router.hop(h) != kNoLink; ++h)
+    out.rest.push_back(router.hop(h));
   messages_.free(slot);
-  return m;
 }
 
 uint32_t Network::take_over(const HandedOverMessage& m) {
@@ -87,14 +87,28 @@ uint32_t Network::take_over(const HandedOverMessage& m) {
   const uint32_t slot = messages_.allocate();
   Slot& s = messages_[slot];
   s = m.slot;
-  if (m.route_position != HandedOverMessage::kDirect) {
-    const uint32_t route = wires_.router().route(s.message.from.value, s.message.to.value);
-    s.next_hop = route + m.route_position;
-    DLSIM_CHECK(m.route_position > 0 && wires_.router().hop(s.next_hop - 1) == s.link,
-                "a message from another rank on link {}, off its route from {} to {}", s.link,
-                s.message.from.value, s.message.to.value);
-  }
+  s.next_hop = m.rest.empty() ? Router::kEmptyRoute : store_route_rest(s, m.rest);
   return slot;
+}
+
+// Where in the route store the links `rest` follow s.link: at the end of route(from, to) when
+// they are its last links, as they always are unless links fail; else in a copy added to it.
+uint32_t Network::store_route_rest(const Slot& s, std::span<const uint32_t> rest) {
+  Router& router = wires_.router();
+  const uint32_t route = router.route(s.message.from.value, s.message.to.value);
+  uint32_t end = route;
+  while (router.hop(end) != kNoLink) ++end;
+  const auto k = static_cast<uint32_t>(rest.size());
+  if (end - route > k && router.hop(end - k - 1) == s.link) {
+    uint32_t i = 0;
+    while (i < k && router.hop(end - k + i) == rest[i]) ++i;
+    if (i == k) return end - k;
+  }
+  DLSIM_CHECK(links_fail_,
+              "a message from another rank on link {}, off its route from {} to {}, though no "
+              "link fails",
+              s.link, s.message.from.value, s.message.to.value);
+  return router.add_route(rest);
 }
 
 LinkId Network::link_between(AgentId from, AgentId to) const {

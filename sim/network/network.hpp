@@ -68,11 +68,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "sim/core/event.hpp"
 #include "sim/core/signals.hpp"
 #include "sim/core/simulator.hpp"
+#include "sim/core/state_archive.hpp"
 #include "sim/network/link.hpp"
 #include "sim/network/messages.hpp"
 #include "sim/network/network_config.hpp"
@@ -96,13 +98,17 @@ struct SendResult {
 };
 
 /// A message on its way to a node of another rank (one run over MPI ranks,
-/// docs/partitioned-runs.md): where it is, with its route as a position along route(from, to),
-/// which the other rank's router computes alike (routes change only with link failures, which a
-/// partitioned run refuses). Plain data, shipped as its bytes.
+/// docs/partitioned-runs.md): where it is, and the links after its current one. The rest of the
+/// route travels with it: with link failures, the route a message took on its sender's rank
+/// (chosen at its send time, or a detour) may not be the one the other rank's router gives now.
 struct HandedOverMessage {
-  static constexpr uint32_t kDirect = 0xffffffffu;  ///< no route: the direct link
   Slot slot;
-  uint32_t route_position = kDirect;  ///< slot.next_hop - route(from, to)
+  std::vector<uint32_t> rest;  ///< the links after slot.link, in order; empty: it is the last
+
+  void archive(StateArchive& ar) {
+    ar.value(slot);
+    ar.vector(rest);
+  }
 };
 
 class Network {
@@ -127,7 +133,8 @@ class Network {
   /// send() through the sender's send buffer to `to`: when it is full, a kLatestValue message
   /// may supersede the newest waiting one or be dropped (network.when_full); otherwise it is
   /// queued and the sender is blocked until blocked_until(from). A superseded message's slot
-  /// (if it was not lost) carries the new message's content from now on: same size, same timing.
+  /// carries the new message's content from now on: same size, same timing. When its first link
+  /// lost it at once, the new one is lost with it: the slot returned is then not in_flight().
   SendResult offer(Simulator& sim, AgentId from, AgentId to, uint64_t size_bytes,
                    Buffering buffering);
   /// Marks an agent offline (false) or online again: a message that arrives at an offline node
@@ -166,11 +173,13 @@ class Network {
   bool in_flight(uint32_t slot) const { return messages_.in_flight(slot); }
   /// Messages sent and neither delivered-and-released nor lost.
   size_t live_messages() const { return messages_.live(); }
-  /// Takes the message in `slot` off this process's network, its slot freed without a signal:
-  /// its next event (kLinkArrival or kDelivery) runs on another rank, whose network takes it
-  /// over. Precondition: the message is on a link (FIFO sharing).
-  HandedOverMessage hand_over(uint32_t slot);
-  /// Installs a message another rank handed over; returns its slot here.
+  /// Takes the message in `slot` off this process's network into `out`, its slot freed without
+  /// a signal: its next event (kLinkArrival or kDelivery) runs on another rank, whose network
+  /// takes it over. Precondition: the message is on a link (FIFO sharing).
+  void hand_over(uint32_t slot, HandedOverMessage& out);
+  /// Installs a message another rank handed over; returns its slot here. The rest of its route
+  /// is found in the route store as the end of route(from, to) when it is that (always, unless
+  /// links fail), else added to the store, which the failures' compaction keeps bounded.
   uint32_t take_over(const HandedOverMessage& m);
   /// When the content of the message in `slot` is final: when it leaves its send buffer for the
   /// wire (network.when_full "coalesce" may replace a waiting copy by a newer one), SimTime{}
@@ -208,12 +217,14 @@ class Network {
 
  private:
   bool on_delivery(Simulator& sim, uint32_t slot);  // true: dropped at an offline node
+  uint32_t store_route_rest(const Slot& s, std::span<const uint32_t> rest);
 
   topo::Graph graph_;
   Messages messages_;
   Wires wires_;
   std::unique_ptr<Transport> transport_;
   std::vector<uint8_t> offline_;  // per node, 1 while offline; empty until set_online()
+  bool links_fail_;               // network.failures set: routes change during the run
 };
 
 }  // namespace dlsim

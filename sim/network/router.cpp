@@ -120,6 +120,13 @@ uint32_t Router::route(uint32_t from, uint32_t to) {
   return start;
 }
 
+uint32_t Router::add_route(std::span<const uint32_t> links) {
+  const auto start = static_cast<uint32_t>(hops_.size());
+  hops_.insert(hops_.end(), links.begin(), links.end());
+  hops_.push_back(kNoLink);
+  return start;
+}
+
 namespace {
 struct SavedRoute {  // no padding: the file's bytes are all written
   uint32_t from, to, start;

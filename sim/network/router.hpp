@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -41,6 +42,9 @@ class Router {
   /// From now on, routes avoid the edges marked 1 in `down_edges` (kept by reference, indexed
   /// by edge; the caller keeps it alive) when another path exists, else take the shortest path.
   void avoid(const std::vector<uint8_t>& down_edges) { down_edges_ = &down_edges; }
+  /// Adds a route that is not cached (the rest of a message's route, from another rank's
+  /// router) and returns its index; it stays in the store until the next replace_store().
+  uint32_t add_route(std::span<const uint32_t> links);
   /// Drops the cached routes (after a link changed state); the store keeps their hops, which
   /// messages in flight still read.
   void forget_routes() { routes_.clear(); }

@@ -15,12 +15,12 @@ MessageShipping::MessageShipping(Swarm& swarm)
 }
 
 void MessageShipping::pack(const Event& e, uint32_t to_rank, std::vector<std::byte>& out) {
-  HandedOverMessage where = swarm_.network().hand_over(e.payload);
+  swarm_.network().hand_over(e.payload, where_);
   Message content = swarm_.take_in_flight(e.payload);
   StateWriter writer(out);
   AgentArchive ar(writer);
   ar.share_numbers(sent_.at(to_rank));  // which keeps the snapshot alive until the window's end
-  ar.value(where);
+  where_.archive(ar);
   ar.message(content);
 }
 
@@ -30,12 +30,11 @@ uint32_t MessageShipping::unpack(const Event& e, uint32_t from_rank,
   AgentArchive ar(reader);
   ar.share_numbers(received_numbers_.at(from_rank));
   ar.take_snapshots_from(received_.at(e.agent.value));
-  HandedOverMessage where;
   Message m;
-  ar.value(where);
+  where_.archive(ar);
   ar.message(m);
   reader.finish();
-  const uint32_t slot = swarm_.network().take_over(where);
+  const uint32_t slot = swarm_.network().take_over(where_);
   swarm_.put_in_flight(slot, std::move(m));
   return slot;
 }

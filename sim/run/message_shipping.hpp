@@ -46,6 +46,7 @@ class MessageShipping final : public EventShipping {
   // holds about the node's copies, not every crossing edge's. Taken from on the window loop's
   // thread only, while no update runs.
   std::vector<SnapshotPool> received_;
+  HandedOverMessage where_;  // reused: the rest of a route, packed or unpacked
 };
 
 }  // namespace dlsim

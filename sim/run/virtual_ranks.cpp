@@ -38,9 +38,12 @@ void refuse_what_needs_one_view(const ScenarioSpec& spec, uint32_t ranks, Partit
     refuse("/network/sharing",
            "\"maxmin\" cannot be partitioned yet: a flow's rate depends on every flow on its "
            "route, wherever its sender is");
-  if (spec.network.failures.kind != FailureKind::kNone)
+  // Each MPI rank follows every link's state on its own clock; partitions taking turns in one
+  // process would share one, which only goes forward.
+  if (where == PartitionsRun::kInProcess && spec.network.failures.kind != FailureKind::kNone)
     refuse("/network/failures",
-           "link failures cannot be partitioned yet: the links' states follow one clock");
+           "link failures cannot run over virtual ranks: the partitions taking turns in one "
+           "process share the links' states, which follow one clock (MPI ranks can run them)");
   const AlgorithmCapabilities& can = spec.algorithm.descriptor->capabilities();
   if (can.service_node)
     refuse("/algorithm/kind", fmt::format("\"{}\" has a service node, which cannot be "

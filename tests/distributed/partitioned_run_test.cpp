@@ -131,6 +131,30 @@ TEST_CASE("dlsim run over MPI ranks: CHOCO with top_k, dynamic topologies and ch
                     {R"(/churn={"kind":"markov","mean_online":"30ms","mean_offline":"10ms"})"});
 }
 
+TEST_CASE("dlsim run over MPI ranks: link failures agree, and routes changed on the way cross") {
+  const std::string markov = R"(/network/failures={"kind":"markov","mtbf":"20ms","mttr":"5ms"})";
+  check_ranks_agree("failures-sync", kQuadratic, {markov});
+  check_ranks_agree("failures-async", kQuadratic, {kAsync, markov});
+  // Pairs that are not neighbours on a ring whose links fail: a message keeps the route of its
+  // send time, or a detour from where it is when its next link is down, which may not be the
+  // route the receiving rank's router gives at its own time (hundreds of messages here cross
+  // ranks on such a route).
+  check_ranks_agree("failures-routed", kQuadratic,
+                    {markov, R"(/topology={"dynamic":{"kind":"random_matching"}})",
+                     R"(/network/underlay={"kind":"ring"})"});
+  check_ranks_agree("failures-routed-async", smoke("dpsgd"),
+                    {kAsync, markov, R"(/topology={"dynamic":{"kind":"epidemic","s":2}})",
+                     R"(/network/underlay={"kind":"ring"})", "/agents=8", "/run/iterations=200",
+                     "/run/eval_every=100"});
+  // A trace: the links between the blocks of 2 and 3 ranks down for a while, one for good.
+  const fs::path trace = scratch("failures-trace-file") / "down.csv";
+  std::ofstream(trace) << "u,v,down_from,up_again\n7,11,0.002,0.05\n4,8,0.01,inf\n"
+                          "5,6,0.003,0.2\n10,11,0,0.1\n";
+  check_ranks_agree(
+      "failures-trace", kQuadratic,
+      {kAsync, fmt::format(R"(/network/failures={{"kind":"trace","file":"{}"}})", trace.string())});
+}
+
 TEST_CASE("dlsim run over MPI ranks: windows shipped in rounds of one event each agree") {
   // DLSIM_ROUND_BYTES=1: every window's messages cross one per rank and round, so a snapshot
   // (a DETSGRAD broadcast) or a compressed change (CHOCO) that several messages share is a
@@ -261,6 +285,11 @@ TEST_CASE("dlsim run over MPI ranks: killed with SIGKILL and run again, sync and
                            {"/run/iterations=100000", "/run/eval_every=20000"}, "20000");
   check_killed_and_resumed("killed-async", smoke("detsgrad-async"),
                            {"/run/iterations=100000", "/run/eval_every=20000"}, "20000");
+  // Each rank's copy of the links' states and its routes, messages on detours among them.
+  check_killed_and_resumed("killed-failures", smoke("detsgrad-async"),
+                           {"/run/iterations=100000", "/run/eval_every=20000",
+                            R"(/network/failures={"kind":"markov","mtbf":"20ms","mttr":"5ms"})"},
+                           "20000");
 }
 
 TEST_CASE("dlsim run over MPI ranks on one machine: its ranks share its memory") {
