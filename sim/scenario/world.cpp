@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "models/data/load_dataset.hpp"
+#include "models/data/shard_samples.hpp"
 #include "sim/core/error.hpp"
 #include "sim/scenario/algorithm_descriptor.hpp"
 #include "sim/scenario/underlay.hpp"
@@ -41,7 +42,8 @@ models::Dataset make_eval_set(models::Dataset& test, uint32_t samples, uint64_t 
   return out;
 }
 
-void load_data(World& w, const models::DataPaths& paths, ThreadPool& pool) {
+// The dataset as read, with the evaluation subset taken from its test part into `w`.
+models::DatasetSplit load_data(World& w, const models::DataPaths& paths, ThreadPool& pool) {
   const ScenarioSpec& s = w.spec;
   models::DatasetSplit split;
   try {
@@ -50,21 +52,22 @@ void load_data(World& w, const models::DataPaths& paths, ThreadPool& pool) {
     throw InputError(fmt::format("{}: /data: {}", s.file, e.what()));
   }
   w.eval_set = make_eval_set(split.test, s.run.eval_samples, s.seed, pool);
-  w.data = std::make_shared<const models::DatasetSplit>(std::move(split));
+  return split;
 }
 
 // Shards: the partition of the scenario, or (centralized) all training samples for one agent.
-std::vector<std::vector<uint32_t>> make_shards(World& w, uint32_t agents) {
+std::vector<std::vector<uint32_t>> make_shards(World& w, const models::Dataset* train,
+                                               uint32_t agents) {
   const ScenarioSpec& s = w.spec;
-  if (w.is_quadratic()) return std::vector<std::vector<uint32_t>>(agents);
+  if (!train) return std::vector<std::vector<uint32_t>>(agents);  // quadratic
   if (s.algorithm.descriptor->capabilities().centralized) {
-    std::vector<uint32_t> all(w.data->train.size());
+    std::vector<uint32_t> all(train->size());
     std::iota(all.begin(), all.end(), 0u);
     return {all};
   }
   models::Partition p;
   try {
-    p = models::make_partition(s.data->partition, w.data->train, agents, s.seed);
+    p = models::make_partition(s.data->partition, *train, agents, s.seed);
   } catch (const InputError& e) {
     throw InputError(fmt::format("{}: /data/partition: {}", s.file, e.what()));
   }
@@ -72,13 +75,30 @@ std::vector<std::vector<uint32_t>> make_shards(World& w, uint32_t agents) {
   return std::move(p.shards);
 }
 
+// The dataset and the shards. A world holding a block of the agents (a rank of a run over MPI
+// ranks) keeps only its agents' training samples: the partition is drawn over the whole set,
+// as in one process, then the others' samples are let go and the held shards renumbered.
+std::vector<std::vector<uint32_t>> load_data_and_shards(World& w, uint32_t agents,
+                                                        const models::DataPaths& paths,
+                                                        ThreadPool& pool) {
+  if (!w.spec.data) return make_shards(w, nullptr, agents);
+  models::DatasetSplit split = load_data(w, paths, pool);
+  std::vector<std::vector<uint32_t>> shards = make_shards(w, &split.train, agents);
+  if (w.held.size() < agents) {
+    for (uint32_t i = 0; i < agents; ++i)
+      if (!w.held.contains(i)) std::vector<uint32_t>().swap(shards[i]);
+    models::keep_shard_samples(split.train, shards);
+  }
+  w.data = std::make_shared<const models::DatasetSplit>(std::move(split));
+  return shards;
+}
+
 // Each agent's model, initial parameters, learner and buffers are built on the pool (the first
 // touch of their memory is most of the cost); every agent draws from its own streams, so the
 // result does not depend on the thread count. Agents then join the world in id order.
 void build_agents(World& w, uint32_t agents, const models::DataPaths& paths, ThreadPool& pool) {
   const ScenarioSpec& s = w.spec;
-  if (s.data) load_data(w, paths, pool);
-  std::vector<std::vector<uint32_t>> shards = make_shards(w, agents);
+  std::vector<std::vector<uint32_t>> shards = load_data_and_shards(w, agents, paths, pool);
   const models::InputShape shape =
       w.is_quadratic() ? models::InputShape{1, 1, 1, 1}
                        : models::InputShape{w.data->train.channels, w.data->train.height,

@@ -3,10 +3,12 @@
 // learner, and what every agent shares (the quadratic optimum, the model's size) is the same.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "sim/agents/model_learner.hpp"
 #include "sim/core/partitions.hpp"
 #include "sim/scenario/load_scenario.hpp"
 #include "sim/scenario/world.hpp"
@@ -87,5 +89,32 @@ TEST_CASE("a quadratic world holding one block draws every honest agent's target
     REQUIRE(mine != nullptr);
     REQUIRE(all != nullptr);
     CHECK(*mine == *all);  // the same bits: the same targets, added in the same order
+  }
+}
+
+TEST_CASE("a world holding a block keeps only its agents' training samples, which batches draw") {
+  const ScenarioSpec spec =
+      load_scenario(std::string(DLSIM_SOURCE_DIR) + "/scenarios/smoke/detsgrad.json", {});
+  const auto whole = build_world(spec, models::DataPaths{});
+  const NodeBlock held{1, 3};
+  const auto part = world_holding(spec, held);
+  const size_t kept = part->learners[1]->shard_size() + part->learners[2]->shard_size();
+  CHECK(part->data->train.size() == kept);
+  CHECK(part->data->train.features.cols() == static_cast<Eigen::Index>(kept));
+  CHECK(kept < whole->data->train.size() / 2 + 2);  // 4 equal i.i.d. shards
+  // Three epochs of batches (each reshuffles the renumbered shard): the whole world's samples.
+  for (uint32_t i = held.first; i < held.end; ++i) {
+    CAPTURE(i);
+    ModelLearner& mine = *part->learners[i];
+    ModelLearner& theirs = *whole->learners[i];
+    ParamVector x = part->agents[i].x, g(x.size());
+    for (size_t step = 0; step < 3 * mine.shard_size() / mine.batch_size(); ++step) {
+      mine.gradient(x, g);
+      theirs.gradient(x, g);
+      REQUIRE(mine.batch().labels().size() == theirs.batch().labels().size());
+      CHECK(std::equal(mine.batch().labels().begin(), mine.batch().labels().end(),
+                       theirs.batch().labels().begin()));
+      CHECK(mine.batch().features() == theirs.batch().features());
+    }
   }
 }
