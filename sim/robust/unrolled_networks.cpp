@@ -5,20 +5,13 @@
 #include <utility>
 
 #include "sim/robust/batcher_network.hpp"
+#include "sim/robust/tile_vector.hpp"
 
 namespace dlsim {
 namespace {
 
-// One vector register of floats: a tile (kTileLanes) is run in kTileLanes / kLanes parts.
-#if defined(__AVX512F__)
-constexpr size_t kLanes = 16;
-#elif defined(__AVX__)
-constexpr size_t kLanes = 8;
-#else
-constexpr size_t kLanes = 4;
-#endif
-using Vec = float __attribute__((vector_size(kLanes * sizeof(float))));
-static_assert(kTileLanes % kLanes == 0);
+constexpr size_t kLanes = kVectorLanes;
+using Vec = FloatVector;
 
 // The generic compare_exchange, lane-wise (selection_network.cpp): the same min and max.
 inline void compare_exchange(Vec& lo, Vec& hi) {
