@@ -30,11 +30,62 @@ function(dlsim_precompile target)
   if(ARG_DOCTEST)
     list(APPEND headers <doctest/doctest.h>)
   endif()
-  target_precompile_headers(${target} PRIVATE ${headers})
-  # GCC 12 then inlines std::string differently and reports false -Wstringop-overflow and
-  # -Warray-bounds positives inside it wherever a string is built with operator+ (the family of
-  # GCC bug 105651, see -Wno-restrict in CMakeLists.txt). The build without precompiled headers
-  # (the sanitizer build, -O3 too, in CI) keeps both warnings as errors.
+  # One precompiled header per set of headers and kind of target, built by a holder target
+  # that links only the libraries whose headers it holds, and reused by every target with that
+  # set: a precompiled header costs as much CPU as a large source (6 to 7 s here), and 13
+  # libraries (and 13 test suites) share three sets. GCC refuses a header precompiled with a
+  # macro its user lacks (-Winvalid-pch), so the holder defines no more than any user: none of
+  # the libraries' own (Boost's BOOST_GRAPH_DYN_LINK, say), fmt's as every target links fmt.
+  get_target_property(type ${target} TYPE)
+  if(type STREQUAL "EXECUTABLE")  # -fPIE, where libraries have -fPIC under DLSIM_PYTHON
+    set(kind exe)
+  else()
+    set(kind lib)
+  endif()
+  set(holder dlsim_pch_${kind})
+  set(holder_links fmt::fmt)
+  foreach(part EIGEN JSON DOCTEST)
+    if(ARG_${part})
+      string(TOLOWER ${part} name)
+      string(APPEND holder _${name})
+    endif()
+  endforeach()
+  if(ARG_EIGEN)
+    list(APPEND holder_links Eigen3::Eigen)
+  endif()
+  if(ARG_JSON)
+    list(APPEND holder_links nlohmann_json::nlohmann_json)
+  endif()
+  if(ARG_DOCTEST)
+    list(APPEND holder_links doctest::doctest)
+  endif()
+  if(NOT TARGET ${holder})
+    set(source ${PROJECT_BINARY_DIR}/pch_holder.cpp)
+    if(NOT EXISTS ${source})
+      file(WRITE ${source} "// Its target holds a precompiled header (cmake/precompiled_headers.cmake).\n")
+    endif()
+    if(kind STREQUAL exe)
+      # Only the test suites are executables here: doctest's main and runner link it.
+      if(NOT ARG_DOCTEST OR NOT TARGET dlsim_doctest_main)
+        message(FATAL_ERROR "dlsim_precompile(${target}): executables are the test suites")
+      endif()
+      add_executable(${holder} EXCLUDE_FROM_ALL ${source} $<TARGET_OBJECTS:dlsim_doctest_main>)
+    else()
+      add_library(${holder} STATIC EXCLUDE_FROM_ALL ${source})
+    endif()
+    target_link_libraries(${holder} PRIVATE ${holder_links})
+    target_precompile_headers(${holder} PRIVATE ${headers})
+    dlsim_pch_warnings(${holder})
+  endif()
+  target_precompile_headers(${target} REUSE_FROM ${holder})
+  dlsim_pch_warnings(${target})
+endfunction()
+
+# GCC 12 with precompiled headers inlines std::string differently and reports false
+# -Wstringop-overflow and -Warray-bounds positives inside it wherever a string is built with
+# operator+ (the family of GCC bug 105651, see -Wno-restrict in CMakeLists.txt). The build
+# without precompiled headers (the sanitizer build, -O3 too, in CI) keeps both warnings as errors.
+function(dlsim_pch_warnings target)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
     target_compile_options(${target} PRIVATE -Wno-stringop-overflow -Wno-array-bounds)
   endif()
