@@ -46,7 +46,7 @@ class MessageShipping final : public EventShipping {
   // holds about the node's copies, not every crossing edge's. Taken from on the window loop's
   // thread only, while no update runs.
   std::vector<SnapshotPool> received_;
-  HandedOverMessage where_;  // reused: the rest of a route, packed or unpacked
+  HandedOverMessage where_;  // the message being packed (its rest's capacity kept) or unpacked
 };
 
 }  // namespace dlsim

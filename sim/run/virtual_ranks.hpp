@@ -15,11 +15,11 @@ namespace dlsim {
 enum class PartitionsRun : uint8_t { kInProcess, kOverRanks };
 
 /// InputError, naming the scenario's file and key, for what `ranks` partitions of the `agents`
-/// that run cannot do yet (max-min sharing, link failures, a service node or a collective, async
-/// rejoin pulls; over MPI ranks also every rejoin pull, omniscient attackers and CHOCO on a
-/// changing graph) and for more ranks than agents. A run over MPI ranks checks them before it
-/// builds its share of the world, whose other agents are place-holders that a refused algorithm
-/// could not start with.
+/// that run cannot do yet (max-min sharing, a service node or a collective, async rejoin pulls;
+/// in this process also link failures; over MPI ranks also every rejoin pull, omniscient
+/// attackers and CHOCO on a changing graph) and for more ranks than agents. A run over MPI ranks
+/// checks them before it builds its share of the world, whose other agents are place-holders that a
+/// refused algorithm could not start with.
 void refuse_partitioning(const ScenarioSpec& spec, uint32_t agents, uint32_t ranks,
                          PartitionsRun where);
 /// The agents of `world` in `ranks` contiguous blocks, and the lookahead: the smallest latency

@@ -137,8 +137,8 @@ TEST_CASE("dlsim run over MPI ranks: link failures agree, and routes changed on 
   check_ranks_agree("failures-async", kQuadratic, {kAsync, markov});
   // Pairs that are not neighbours on a ring whose links fail: a message keeps the route of its
   // send time, or a detour from where it is when its next link is down, which may not be the
-  // route the receiving rank's router gives at its own time (hundreds of messages here cross
-  // ranks on such a route).
+  // route the receiving rank's router gives at its own time (tens of messages here cross ranks
+  // on such a route in the sync run, hundreds in the async one).
   check_ranks_agree("failures-routed", kQuadratic,
                     {markov, R"(/topology={"dynamic":{"kind":"random_matching"}})",
                      R"(/network/underlay={"kind":"ring"})"});

@@ -272,6 +272,37 @@ TEST_CASE("a copy coalesced after a detour never joins the detour, which is alre
   CHECK(newer.slot != slots[3]);
 }
 
+TEST_CASE("a copy superseding a waiting message its down link lost at once is lost with it") {
+  // One 1 Mbit/s link 0 - 1 (no way around), down from 1 ms: m1 is on it until 8 ms; m2, offered
+  // at 2 ms, waits for it in the buffer (bound 1) but is lost at once, its link down; a newer
+  // copy at 3 ms supersedes it and is lost with it: no slot in flight, and m2's loss is the one
+  // drop (what Swarm::send relies on: it read that slot's content and crashed).
+  NetworkConfig c = with_failures(trace({{0, 1, {ms(1), SimTime::max()}, 1}}));
+  c.send_buffer.messages = 1;
+  c.send_buffer.when_full = WhenFull::kCoalesce;
+  Network net(line(2, ms(1), 1000000), c, 1);
+  Drops drops;
+  net.set_listener(drops);
+  Simulator sim(1);
+  const uint32_t m1 = net.offer(sim, AgentId{0}, AgentId{1}, 1000, Buffering::kLatestValue).slot;
+  sim.schedule_at(ms(2), EventKind::kTimer, AgentId{0});
+  sim.schedule_at(ms(3), EventKind::kTimer, AgentId{0});
+  SendResult m2, newer;
+  run(sim, net, SimTime::max(), [&](const Event&) {
+    if (sim.now() == ms(2))
+      m2 = net.offer(sim, AgentId{0}, AgentId{1}, 1000, Buffering::kLatestValue);
+    else
+      newer = net.offer(sim, AgentId{0}, AgentId{1}, 1000, Buffering::kLatestValue);
+  });
+  CHECK(m2.outcome == SendOutcome::kSent);
+  CHECK_FALSE(net.in_flight(m2.slot));  // lost at once
+  CHECK(newer.outcome == SendOutcome::kSuperseded);
+  CHECK_FALSE(net.in_flight(newer.slot));
+  CHECK(newer.slot != m1);
+  // m1, on the link when it failed, is lost at its arrival; m2 at once.
+  CHECK(drops.reasons == std::vector<DropReason>(2, DropReason::kLinkDown));
+}
+
 TEST_CASE("link_down reports a failed link under either sharing model, and none without failures") {
   // 0 -> 2 over 0 - 1 - 2, the link 1 - 2 down from 2 ms. FIFO: the message enters it at
   // T + L = 2 ms and is dropped then. Maxmin: its flow holds both links over [0, T = 1 ms), then

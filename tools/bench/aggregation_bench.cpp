@@ -48,6 +48,10 @@ double median_seconds(int runs, int reps, const std::function<void()>& call) {
 int main(int argc, char** argv) {
   const size_t neighbours = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 8;
   const int runs = argc > 2 ? std::atoi(argv[2]) : 15;
+  if (neighbours < 2 || neighbours > 31 || runs < 1) {  // the trimmed mean drops 2 values
+    std::fprintf(stderr, "usage: aggregation_bench [neighbours 2..31] [runs >= 1]\n");
+    return 2;
+  }
   RandomStream rng(1, "aggregation_bench", 0);
   std::vector<std::vector<float>> models(neighbours + 1, std::vector<float>(kDimension));
   for (float& v : models[0]) v = static_cast<float>(rng.normal());
