@@ -140,6 +140,7 @@ bool StateReader::fill_block() {
 void StateReader::read_bytes(void* out, size_t size) {
   auto* p = static_cast<unsigned char*>(out);
   if (size > payload_ - offset_) fail("ends early");
+  if (size == 0) return;  // `out` may be an empty vector's null data(), which memcpy must not get
   if (memory_ != nullptr) {
     std::memcpy(p, memory_ + offset_, size);
     offset_ += size;
