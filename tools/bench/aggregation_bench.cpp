@@ -3,13 +3,11 @@
 // shared host makes noisy). Members are models of the default scenario's size (MLP 784-250-10,
 // 198,760 parameters): x_i and its neighbours x_j = x_i + noise, as a neighbourhood is near
 // consensus. Times are medians over `runs` runs of thread CPU time, each the mean of `reps`
-// calls; the ratio is to mean_rule's median in the same process.
+// calls (tools/bench/cpu_timing.hpp); the ratio is to mean_rule's median in the same process.
 //
 //   build/tools/bench/aggregation_bench [neighbours=8] [runs=15]
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <functional>
 #include <span>
 #include <string>
@@ -18,32 +16,12 @@
 #include "sim/core/random.hpp"
 #include "sim/robust/aggregation_rule.hpp"
 #include "sim/robust/aggregation_workspace.hpp"
+#include "tools/bench/cpu_timing.hpp"
 
 using namespace dlsim;
-
-namespace {
+using bench::median_seconds;
 
 constexpr size_t kDimension = 198760;
-
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
-double median_seconds(int runs, int reps, const std::function<void()>& call) {
-  call();  // warm-up: the workspace's networks, the caches
-  std::vector<double> t;
-  for (int r = 0; r < runs; ++r) {
-    const double start = cpu_seconds();
-    for (int k = 0; k < reps; ++k) call();
-    t.push_back((cpu_seconds() - start) / reps);
-  }
-  std::nth_element(t.begin(), t.begin() + runs / 2, t.end());
-  return t[static_cast<size_t>(runs / 2)];
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   const size_t neighbours = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 8;
@@ -66,7 +44,7 @@ int main(int argc, char** argv) {
   std::vector<float> out(kDimension);
 
   const int reps = 20;
-  const double mean = median_seconds(runs, reps, [&] { mean_rule(in, out, ws); });
+  const double mean = median_seconds([&] { mean_rule(in, out, ws); }, reps, runs);
   struct Rule {
     std::string name;
     std::function<void()> call;
@@ -84,7 +62,7 @@ int main(int argc, char** argv) {
   std::printf("| rule | us per call | / mean |\n|---|---|---|\n");
   std::printf("| mean | %.0f | 1.00 |\n", 1e6 * mean);
   for (const Rule& r : rules) {
-    const double t = median_seconds(runs, reps, r.call);
+    const double t = median_seconds(r.call, reps, runs);
     std::printf("| %s | %.0f | %.2f |\n", r.name.c_str(), 1e6 * t, t / mean);
   }
   return 0;

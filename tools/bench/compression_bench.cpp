@@ -14,7 +14,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <functional>
 #include <numeric>
 #include <vector>
@@ -24,31 +23,14 @@
 #include "sim/compression/selection.hpp"
 #include "sim/compression/top_k_selector.hpp"
 #include "sim/core/random.hpp"
+#include "tools/bench/cpu_timing.hpp"
 
 using namespace dlsim;
+using bench::median_seconds;
 
 namespace {
 
 constexpr int kStates = 8;
-
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
-// Median over `runs` of the mean time of `reps` calls, after a warm-up.
-double median_seconds(const std::function<void()>& f, int reps, int runs) {
-  for (int i = 0; i < std::max(2, reps / 4); ++i) f();
-  std::vector<double> t;
-  for (int r = 0; r < runs; ++r) {
-    const double t0 = cpu_seconds();
-    for (int i = 0; i < reps; ++i) f();
-    t.push_back((cpu_seconds() - t0) / reps);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 // One fused SGD step of MLP 784-250-10 on a batch of 32 digit-like samples (a fifth of the
 // pixels lit), as DETSGRAD's sync step runs it; params <- the initial parameters.
