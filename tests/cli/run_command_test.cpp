@@ -368,10 +368,11 @@ TEST_CASE("link failures: threads 1 and 2 give identical fingerprints, drops are
   }
 }
 
-TEST_CASE("link failures: a copy superseding a waiting one its first link lost is lost with it") {
-  // DETSGRAD async with a send buffer (64, coalesce): a copy waits behind a message while its
-  // first link is lost to a failure at once, and a newer copy replaces it in the buffer. That
-  // one is lost with it (it read the content of a slot that did not exist: a crash at 7 ms).
+TEST_CASE("link failures with coalescing send buffers: DETSGRAD async runs, as threads 1 and 2") {
+  // DETSGRAD async with a send buffer (64, coalesce): copies wait behind messages whose links
+  // fail, and newer copies replace them, some of them replacing a copy its down link had lost at
+  // once. Swarm::send read the content of that lost copy's slot, which did not exist: a crash at
+  // 7 ms. (That a newer copy is lost with it: tests/network/link_failures_test.cpp.)
   const std::vector<std::string> extra{
       "--set", "/run/iterations=400", "--set",
       R"(/network/failures={"kind":"markov","mtbf":"20ms","mttr":"5ms"})"};
