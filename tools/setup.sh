@@ -58,10 +58,12 @@ if [ ! -f "$data_dir/mnist/9.json" ]; then
 fi
 
 # A build configured before the test packages were there has cached their absence (no tests, no
-# Python module, no MPI): configure it afresh once they are.
+# Python module, no MPI): configure it afresh once they are, dropping only the cache. Not
+# `cmake --fresh`, which also deletes CMakeFiles/ with the precompiled headers and so rebuilds
+# everything the first command built.
 configure=(cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDLSIM_WERROR=ON)
 if [ "$profile" = tests ] && [ "$(cat build/.setup-profile 2>/dev/null)" = run ]; then
-  configure+=(--fresh)
+  rm -f build/CMakeCache.txt
 fi
 targets=(--target dlsim)
 [ "$profile" = tests ] && targets=()
