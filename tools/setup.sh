@@ -4,8 +4,8 @@
 # configures and builds in build/. Idempotent and quiet when everything is already there.
 #   bash tools/setup.sh           what a run needs: the packages to build and plot, then build/dlsim
 #   bash tools/setup.sh --tests   also what the tests need (doctest, Open MPI, clang and libFuzzer,
-#                                 pybind11 and the Python module's packages, chromium), then
-#                                 every target
+#                                 pybind11 and the Python module's packages, chromium, the
+#                                 aarch64 cross compiler and QEMU), then every target
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,7 +24,8 @@ if [ "$profile" = tests ]; then
   packages+=(doctest-dev openmpi-bin libopenmpi-dev
              clang libclang-rt-dev  # clang and libFuzzer: tools/fuzz.sh
              pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module (python/)
-             chromium)  # report.html opened in a real browser (tests/tools/test_plot_report.py)
+             chromium  # report.html opened in a real browser (tests/tools/test_plot_report.py)
+             g++-aarch64-linux-gnu qemu-user)  # the models tests on aarch64: tools/arm_check.sh
 fi
 
 missing=()

@@ -27,7 +27,8 @@
 //     vector: out[q] lane 4f + r = d[r] lane q * kWidth / 4 + f
 //   Index compress_quads(float* dst, Vec v, unsigned quads): v's groups of 4 lanes whose bit is
 //     set, in order, at dst; writes up to kWidth floats. Returns how many groups.
-// The ARM NEON backend has been compiled by its author's reading only: no ARM machine was at hand.
+// The ARM NEON backend runs only under QEMU: tools/arm_check.sh builds the models tests for aarch64
+// and runs them there; no ARM machine was at hand.
 #pragma once
 
 #include <Eigen/Core>

@@ -1,5 +1,6 @@
 // simd.hpp's ARM NEON backend (AArch64): 4 floats, 32 registers, fused multiply-add.
-// Untested: written against the ACLE intrinsics without an ARM machine to run it on.
+// Written against the ACLE intrinsics without an ARM machine: tested on x86 under qemu-aarch64
+// (tools/arm_check.sh), never on ARM hardware.
 #pragma once
 
 #include <arm_neon.h>

@@ -97,3 +97,17 @@ TEST_CASE("gemm reads B rows at arbitrary offsets, up to 14 columns in one tile"
     CHECK((c - 2.0f * a * b).cwiseAbs().maxCoeff() < 1e-4);
   }
 }
+
+// A column stride of 512 floats or more, several column tiles and an A that is not small: the
+// backends below 16 lanes copy each A block into a contiguous buffer first (gemm.cpp, kPackA).
+TEST_CASE("gemm over a column stride of 600 floats matches Eigen, in full and partial row tiles") {
+  RandomStream rng(9, "gemm", 0);
+  for (Index m : {37, 40}) {
+    const Index n = 20, k = 300, lda = 600;
+    const Eigen::MatrixXf a = random_matrix(lda, k, rng);
+    const Eigen::MatrixXf b = random_matrix(k, n, rng);
+    Eigen::MatrixXf c(m, n);
+    gemm(m, n, k, 1.0f, a.data(), lda, Operand{b.data(), k}, c.data(), m, Accumulate::kNo);
+    CHECK((c - a.topRows(m) * b).cwiseAbs().maxCoeff() < 1e-4);
+  }
+}

@@ -54,6 +54,17 @@ TEST_CASE("conv2d backward matches finite differences with stride 2 and padding 
   CHECK(e.inputs < kTolerance);
 }
 
+// Padding as wide as the kernel leaves stride 1 without its in-place path (the full convolution
+// of dz): the input gradient is folded back from the column buffer, a row of lanes at a time.
+TEST_CASE("conv2d backward matches finite differences with stride 1 and padding 2, kernel 2") {
+  RandomStream rng(11, "test", 0);
+  Conv2D layer(Shape{2, 4, 5}, 2, 2, 1, 2);  // output 2 x 7 x 8
+  CHECK(layer.output_shape().size() == 2 * 7 * 8);
+  const auto e = check_layer(layer, uniform_matrix(40, 2, rng, -1, 1), rng);
+  CHECK(e.params < kTolerance);
+  CHECK(e.inputs < kTolerance);
+}
+
 TEST_CASE("max_pool2d backward matches finite differences, overlapping windows included") {
   RandomStream rng(4, "test", 0);
   MaxPool2D pool(Shape{2, 5, 5}, 2, 2);  // odd sides: the last row and column get no gradient

@@ -6,7 +6,12 @@
 
 #include <array>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
+
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#endif
 
 // GCC 12 warns inside its own AVX-512 headers (their _mm512_undefined_ps) once the shuffles are
 // inlined on constant inputs, as here: a false positive.
@@ -16,6 +21,12 @@
 
 using namespace dlsim::models::layers;
 using Eigen::Index;
+
+// Every AArch64 core has NEON, so simd.hpp must pick it there, not the plain arrays: the aarch64
+// build of these tests (tools/arm_check.sh) checks the NEON backend only while this holds.
+#if defined(__aarch64__)
+static_assert(std::is_same_v<simd::Vec, float32x4_t>, "an AArch64 build uses simd_neon.hpp");
+#endif
 
 namespace {
 
