@@ -35,7 +35,7 @@ function(dlsim_precompile target)
   # macro its user lacks (-Winvalid-pch), so the holder defines no more than any user: none of
   # the libraries' own (Boost's BOOST_GRAPH_DYN_LINK, say), fmt's as every target links fmt.
   get_target_property(type ${target} TYPE)
-  if(type STREQUAL "EXECUTABLE")  # -fPIE, where libraries have -fPIC under DLSIM_PYTHON
+  if(type STREQUAL "EXECUTABLE")  # -fPIE, where libraries have -fPIC
     set(kind exe)
   else()
     set(kind lib)
