@@ -14,12 +14,12 @@ namespace dlsim {
 inline uint32_t magnitude_key(float v) { return std::bit_cast<uint32_t>(v) & 0x7fffffffu; }
 
 /// Entries written past the count by list_at_least: index and key need room for cap + this.
-inline constexpr size_t kListSlack = 16;
+inline constexpr size_t kListSlack = 64;
 
 /// Lists, ascending, the i with magnitude_key(v_i) >= threshold, v = x - base (one IEEE
 /// subtraction; base empty: v = x): index[n] = i and key[n] = its key. Returns n, or SIZE_MAX
 /// as soon as more than `cap` are listed (then index and key hold a prefix). index and key hold
-/// cap + kListSlack entries. AVX-512 and AVX2 builds list 16 or 8 entries per step without a
+/// cap + kListSlack entries. AVX-512 and AVX2 builds list 64 or 32 entries per step without a
 /// branch (vector compress, or a permutation from a table); others one by one.
 size_t list_at_least(std::span<const float> x, std::span<const float> base, uint32_t threshold,
                      size_t cap, uint32_t* index, uint32_t* key);
