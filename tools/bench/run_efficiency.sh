@@ -2,7 +2,8 @@
 # How much of the isolated training step's speed a run keeps, and where the rest goes. Three
 # runs of a scenario on one thread, in alternation for ROUNDS rounds (the host's load moves from
 # minute to minute; within a round all three see about the same):
-#   isolated  one agent, no communication: its model stays in the caches from step to step
+#   isolated  one agent, no communication: its model stays in the caches from step to step (it
+#             runs as many agent-steps as the others)
 #   alone     every agent, no communication: the models take turns in the caches
 #   scenario  the scenario as written
 # Per agent-step, medians over the rounds: training (gradient and, in sync mode, the fused
@@ -19,7 +20,24 @@ shift $(( $# >= 2 ? 2 : $# ))
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 alone=(--set '/algorithm={"kind":"none"}' --set /trigger=null)
-isolated=("${alone[@]}" --set /agents=1 --set /topology=null)
+# The isolated run makes as many agent-steps as the others (its one agent runs agents x the
+# iterations), so that its warm-up weighs as much: the scenario's counts, then the --set ones.
+read -r agents iterations < <(/usr/bin/python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+counts = {"/agents": s.get("agents", 0), "/run/iterations": s.get("run", {}).get("iterations", 0)}
+args = sys.argv[2:]
+for flag, value in zip(args, args[1:]):
+    key, _, number = value.partition("=")
+    if flag == "--set" and key in counts:
+        counts[key] = int(number)
+print(counts["/agents"], counts["/run/iterations"])' "$scenario" "$@")
+if ! ((agents > 0 && iterations > 0)); then
+  echo "run_efficiency.sh: $scenario: no /agents or /run/iterations to scale the isolated run by" >&2
+  exit 2
+fi
+isolated=("${alone[@]}" --set /agents=1 --set /topology=null
+  --set /run/iterations=$((agents * iterations)))
 for r in $(seq "$rounds"); do
   for variant in isolated alone scenario; do
     case $variant in
