@@ -19,10 +19,11 @@ namespace {
 
 constexpr size_t kOverflow = SIZE_MAX;
 
-// The entries [j, d) one by one (the tail after the vector steps, or the whole of a portable
-// build), with a test per block of 16 that skips blocks where nothing passes.
 constexpr size_t kScalarBlock = 16;
 static_assert(kScalarBlock <= kListSlack);
+
+// The entries [j, d) one by one (the tail after the vector steps, or the whole of a portable
+// build), with a test per block of 16 that skips blocks where nothing passes.
 
 template <bool kDifference>
 size_t list_scalar(const float* x, const float* base, size_t j, size_t d, uint32_t threshold,
@@ -59,7 +60,8 @@ size_t list_scalar(const float* x, const float* base, size_t j, size_t d, uint32
 template <bool kDifference>
 size_t list_vector(const float* x, const float* base, size_t d, uint32_t threshold, size_t cap,
                    uint32_t* index, uint32_t* key) {
-  constexpr size_t kVectors = kListSlack / 16;
+  constexpr size_t kVectors = 4;
+  static_assert(16 * kVectors <= kListSlack);
   const __m512i at_least = _mm512_set1_epi32(static_cast<int>(threshold));
   const __m512i magnitude = _mm512_set1_epi32(0x7fffffff);
   const __m512i step = _mm512_set1_epi32(16);
@@ -75,7 +77,7 @@ size_t list_vector(const float* x, const float* base, size_t d, uint32_t thresho
       hit[q] = _mm512_cmpge_epu32_mask(k[q], at_least);
     }
     if (n > cap) return kOverflow;
-    for (size_t q = 0; q < kVectors; ++q) {  // n + 16 * kVectors <= cap + kListSlack
+    for (size_t q = 0; q < kVectors; ++q) {  // stores end before index + cap + kListSlack
       _mm512_storeu_si512(index + n, _mm512_maskz_compress_epi32(hit[q], lanes));
       _mm512_storeu_si512(key + n, _mm512_maskz_compress_epi32(hit[q], k[q]));
       n += static_cast<size_t>(std::popcount(static_cast<unsigned>(hit[q])));
