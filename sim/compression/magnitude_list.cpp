@@ -24,7 +24,6 @@ static_assert(kScalarBlock <= kListSlack);
 
 // The entries [j, d) one by one (the tail after the vector steps, or the whole of a portable
 // build), with a test per block of 16 that skips blocks where nothing passes.
-
 template <bool kDifference>
 size_t list_scalar(const float* x, const float* base, size_t j, size_t d, uint32_t threshold,
                    size_t cap, size_t n, uint32_t* index, uint32_t* key) {

@@ -18,9 +18,10 @@ inline constexpr size_t kListSlack = 64;
 
 /// Lists, ascending, the i with magnitude_key(v_i) >= threshold, v = x - base (one IEEE
 /// subtraction; base empty: v = x): index[n] = i and key[n] = its key. Returns n, or SIZE_MAX
-/// as soon as more than `cap` are listed (then index and key hold a prefix). index and key hold
-/// cap + kListSlack entries. AVX-512 and AVX2 builds list 64 or 32 entries per step without a
-/// branch (vector compress, or a permutation from a table); others one by one.
+/// when more than `cap` pass (the pass stops within a step of that; index[0, cap] and key[0,
+/// cap] then hold the first cap + 1 listed). index and key hold cap + kListSlack entries.
+/// AVX-512 and AVX2 builds list 64 or 32 entries per step without a branch (vector compress, or
+/// a permutation from a table); others one by one.
 size_t list_at_least(std::span<const float> x, std::span<const float> base, uint32_t threshold,
                      size_t cap, uint32_t* index, uint32_t* key);
 

@@ -133,6 +133,11 @@ TEST_CASE("list_at_least lists the entries at or above a threshold and stops pas
     CAPTURE(trial);
     if (expected_index.size() > cap) {
       REQUIRE(n == SIZE_MAX);
+      // What was listed before the stop is the list's prefix: at least cap + 1 entries.
+      CHECK(std::equal(index.begin(), index.begin() + static_cast<std::ptrdiff_t>(cap) + 1,
+                       expected_index.begin()));
+      CHECK(std::equal(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(cap) + 1,
+                       expected_key.begin()));
       continue;
     }
     REQUIRE(n == expected_index.size());
@@ -140,6 +145,29 @@ TEST_CASE("list_at_least lists the entries at or above a threshold and stops pas
     key.resize(n);
     REQUIRE(index == expected_index);
     REQUIRE(key == expected_key);
+  }
+}
+
+TEST_CASE("list_at_least writes nothing past cap + kListSlack when every entry passes") {
+  // The vector steps store whole vectors past the count: the most they write is when every entry
+  // passes and the count reaches the cap exactly at a step's start. Guard words after the room
+  // the contract asks for must come back untouched.
+  constexpr size_t kGuard = 16;
+  constexpr uint32_t kUntouched = 0xdeadbeef;
+  for (size_t d : {1u, 31u, 64u, 65u, 128u, 255u, 256u, 300u}) {
+    std::vector<float> x(d, 1.0f);
+    for (size_t cap : {0u, 1u, 15u, 16u, 31u, 32u, 63u, 64u, 127u, 128u, 256u}) {
+      std::vector<uint32_t> index(cap + kListSlack + kGuard, kUntouched);
+      std::vector<uint32_t> key(cap + kListSlack + kGuard, kUntouched);
+      const size_t n = list_at_least(x, {}, 0u, cap, index.data(), key.data());
+      CAPTURE(d);
+      CAPTURE(cap);
+      CHECK(n == (d > cap ? SIZE_MAX : d));
+      for (size_t g = cap + kListSlack; g < index.size(); ++g) {
+        CHECK(index[g] == kUntouched);
+        CHECK(key[g] == kUntouched);
+      }
+    }
   }
 }
 
