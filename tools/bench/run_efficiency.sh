@@ -12,6 +12,7 @@
 # Usage: tools/bench/run_efficiency.sh [ROUNDS] [SCENARIO] [--set ...]
 #   e.g. tools/bench/run_efficiency.sh 5 scenarios/default.json --set /run/iterations=3000
 # Options after SCENARIO go to all three runs; evaluation is off (eval_every 0) in all of them.
+# The one-agent run's length follows /agents and /run/iterations, --set ones included.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${1:-3}
@@ -21,19 +22,31 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 alone=(--set '/algorithm={"kind":"none"}' --set /trigger=null)
 # The isolated run makes as many agent-steps as the others (its one agent runs agents x the
-# iterations), so that its warm-up weighs as much: the scenario's counts, then the --set ones.
-read -r agents iterations < <(/usr/bin/python3 -c '
+# iterations), so that its warm-up weighs as much: the scenario's counts, then the --set ones
+# (`--set /agents=N` or `--set=/agents=N`, and the same for /run/iterations).
+counts=$(/usr/bin/python3 -c '
 import json, sys
+def whole(value):
+    return int(value) if isinstance(value, (int, float)) and value == int(value) else 0
 s = json.load(open(sys.argv[1]))
-counts = {"/agents": s.get("agents", 0), "/run/iterations": s.get("run", {}).get("iterations", 0)}
+counts = {"/agents": s.get("agents"), "/run/iterations": s.get("run", {}).get("iterations")}
 args = sys.argv[2:]
-for flag, value in zip(args, args[1:]):
-    key, _, number = value.partition("=")
-    if flag == "--set" and key in counts:
-        counts[key] = int(number)
-print(counts["/agents"], counts["/run/iterations"])' "$scenario" "$@")
+values = [a[len("--set="):] if a.startswith("--set=") else b
+          for a, b in zip(args, args[1:] + [""]) if a == "--set" or a.startswith("--set=")]
+try:
+    for value in values:
+        key, _, text = value.partition("=")
+        if key in counts:
+            counts[key] = json.loads(text)
+        elif key == "/run":
+            counts["/run/iterations"] = json.loads(text).get("iterations")
+except (ValueError, AttributeError) as e:
+    print(f"run_efficiency.sh: a --set value is not the JSON dlsim would read: {e}", file=sys.stderr)
+    sys.exit(2)
+print(whole(counts["/agents"]), whole(counts["/run/iterations"]))' "$scenario" "$@")
+read -r agents iterations <<<"$counts"
 if ! ((agents > 0 && iterations > 0)); then
-  echo "run_efficiency.sh: $scenario: no /agents or /run/iterations to scale the isolated run by" >&2
+  echo "run_efficiency.sh: $scenario: no whole /agents or /run/iterations to scale the one-agent run by" >&2
   exit 2
 fi
 isolated=("${alone[@]}" --set /agents=1 --set /topology=null
