@@ -12,7 +12,6 @@
 # Usage: tools/bench/run_efficiency.sh [ROUNDS] [SCENARIO] [--set ...]
 #   e.g. tools/bench/run_efficiency.sh 5 scenarios/default.json --set /run/iterations=3000
 # Options after SCENARIO go to all three runs; evaluation is off (eval_every 0) in all of them.
-# The one-agent run's length follows /agents and /run/iterations, --set ones included.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${1:-3}
@@ -21,42 +20,19 @@ shift $(( $# >= 2 ? 2 : $# ))
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 alone=(--set '/algorithm={"kind":"none"}' --set /trigger=null)
-# The isolated run makes as many agent-steps as the others (its one agent runs agents x the
-# iterations), so that its warm-up weighs as much: the scenario's counts, then the --set ones
-# (`--set /agents=N` or `--set=/agents=N`, and the same for /run/iterations).
-counts=$(/usr/bin/python3 -c '
-import json, sys
-def whole(value):
-    return int(value) if isinstance(value, (int, float)) and value == int(value) else 0
-s = json.load(open(sys.argv[1]))
-counts = {"/agents": s.get("agents"), "/run/iterations": s.get("run", {}).get("iterations")}
-args = sys.argv[2:]
-values = [a[len("--set="):] if a.startswith("--set=") else b
-          for a, b in zip(args, args[1:] + [""]) if a == "--set" or a.startswith("--set=")]
-try:
-    for value in values:
-        key, _, text = value.partition("=")
-        if key in counts:
-            counts[key] = json.loads(text)
-        elif key == "/run":
-            counts["/run/iterations"] = json.loads(text).get("iterations")
-except (ValueError, AttributeError) as e:
-    print(f"run_efficiency.sh: a --set value is not the JSON dlsim would read: {e}", file=sys.stderr)
-    sys.exit(2)
-print(whole(counts["/agents"]), whole(counts["/run/iterations"]))' "$scenario" "$@")
-read -r agents iterations <<<"$counts"
-if ! ((agents > 0 && iterations > 0)); then
-  echo "run_efficiency.sh: $scenario: no whole /agents or /run/iterations to scale the one-agent run by" >&2
-  exit 2
-fi
-isolated=("${alone[@]}" --set /agents=1 --set /topology=null
-  --set /run/iterations=$((agents * iterations)))
+isolated=("${alone[@]}" --set /agents=1 --set /topology=null)
+# The isolated run makes as many agent-steps as the others, so that its warm-up weighs as much:
+# it runs last in its round, for the agents x iterations that dlsim itself resolved (the
+# scenario and every option) for the run without communication.
 for r in $(seq "$rounds"); do
-  for variant in isolated alone scenario; do
+  for variant in alone scenario isolated; do
     case $variant in
-      isolated) extra=("${isolated[@]}") ;;
       alone) extra=("${alone[@]}") ;;
       scenario) extra=() ;;
+      isolated)
+        steps=$(/usr/bin/python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))
+print(s["agents"] * s["iterations"])' "$out/alone-$r/summary.json")
+        extra=("${isolated[@]}" --set /run/iterations="$steps") ;;
     esac
     "${BUILD:-build}"/dlsim run "$scenario" -o "$out/$variant-$r" --quiet --threads 1 \
       "$@" --set /run/eval_every=0 "${extra[@]}" >/dev/null 2>"$out/$variant-$r.err" ||
